@@ -1,0 +1,114 @@
+import { join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { openDecompressed } from "./input-stream.js";
+import { physicalLines } from "./physical-lines.js";
+
+// publisher_country: GDELT's domain -> country table (the country a domain's articles
+// were most often geolocated to, 2015-2021) first, then the source's country-code TLD.
+// Both yield FIPS 10-4 codes (`UK`, `GM`), like every other country field in GKG.
+
+export interface PublisherCountryResolver {
+  /** FIPS 10-4 code for a normalised source (`bbc.co.uk`), or null. */
+  countryOf(source: string | null): string | null;
+}
+
+// Resolved from this module: src/adapters/gdelt/ and dist/adapters/gdelt/ are both
+// three levels below the project root.
+export const DEFAULT_DATA_DIR: URL = new URL("../../../data/", import.meta.url);
+
+const DOMAIN_TABLE = "lookup/domain-country.csv.gz";
+const COUNTRY_INFO = "lookup/geonames-countryInfo.txt";
+
+// ccTLDs sold as generic names (`.io`, `.tv`, `.co`...): they say nothing about the publisher.
+const GENERIC_CCTLDS: ReadonlySet<string> = new Set(["ai", "cc", "co", "fm", "io", "me", "tv", "ws"]);
+
+const FIPS_CODE = /^[A-Z]{2}$/;
+const DOMAIN_LIKE = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
+
+async function* lines(path: string): AsyncGenerator<string> {
+  const stream = await openDecompressed(path);
+  try {
+    for await (const physical of physicalLines(stream)) {
+      if ("text" in physical) yield physical.text;
+    }
+  } finally {
+    stream.destroy();
+  }
+}
+
+function resolveIn(dataDir: string | URL, relative: string): string {
+  if (typeof dataDir === "string") return join(dataDir, relative);
+  const base = dataDir.href.endsWith("/") ? dataDir : new URL(`${dataDir.href}/`);
+  return fileURLToPath(new URL(relative, base));
+}
+
+/** `domain,countrycode,cnt` with several rows per domain: keep the highest count. */
+async function loadDomainTable(path: string): Promise<Map<string, string>> {
+  const best = new Map<string, { code: string; count: number }>();
+  let header = true;
+  for await (const line of lines(path)) {
+    if (header) {
+      header = false;
+      if (line.startsWith("domain,")) continue;
+    }
+    const [rawDomain, code, rawCount] = line.split(",");
+    if (rawDomain === undefined || code === undefined || !FIPS_CODE.test(code)) continue;
+    const domain = rawDomain.trim().toLowerCase().replace(/^www\./, "");
+    const count = Number(rawCount);
+    if (domain === "" || !Number.isFinite(count)) continue;
+    const current = best.get(domain);
+    if (current === undefined || count > current.count) best.set(domain, { code, count });
+  }
+  const table = new Map<string, string>();
+  for (const [domain, { code }] of best) table.set(domain, code);
+  return table;
+}
+
+/** GeoNames countryInfo: ISO, ISO3, ISO-Numeric, fips, name, capital, area, population, continent, tld, ... */
+async function loadTldTable(path: string): Promise<Map<string, string>> {
+  const table = new Map<string, string>();
+  for await (const line of lines(path)) {
+    if (line.startsWith("#") || line.trim() === "") continue;
+    const f = line.split("\t");
+    const fips = f[3]?.trim() ?? "";
+    const tld = (f[9]?.trim() ?? "").replace(/^\./, "").toLowerCase();
+    // The TLD column is what maps `.uk` to GB (and so to FIPS `UK`); the ISO code is the fallback.
+    const key = tld !== "" ? tld : (f[0]?.trim().toLowerCase() ?? "");
+    if (FIPS_CODE.test(fips) && key !== "" && !table.has(key)) table.set(key, fips);
+  }
+  return table;
+}
+
+export class PublisherCountryLookup implements PublisherCountryResolver {
+  constructor(
+    private readonly byDomain: ReadonlyMap<string, string>,
+    private readonly byTld: ReadonlyMap<string, string>,
+  ) {}
+
+  /** Loads both tables from `dataDir` (a path or file: URL; default: the project's `data/`). */
+  static async load(dataDir: string | URL = DEFAULT_DATA_DIR): Promise<PublisherCountryLookup> {
+    const [byDomain, byTld] = await Promise.all([
+      loadDomainTable(resolveIn(dataDir, DOMAIN_TABLE)),
+      loadTldTable(resolveIn(dataDir, COUNTRY_INFO)),
+    ]);
+    return new PublisherCountryLookup(byDomain, byTld);
+  }
+
+  get domainCount(): number {
+    return this.byDomain.size;
+  }
+
+  countryOf(source: string | null): string | null {
+    if (source === null || !DOMAIN_LIKE.test(source)) return null;
+    // `en.people.cn` is not in the table but `people.cn` is: walk up to the registrable part.
+    let labels = source.split(".");
+    while (labels.length >= 2) {
+      const hit = this.byDomain.get(labels.join("."));
+      if (hit !== undefined) return hit;
+      labels = labels.slice(1);
+    }
+    const tld = source.slice(source.lastIndexOf(".") + 1);
+    if (GENERIC_CCTLDS.has(tld)) return null;
+    return this.byTld.get(tld) ?? null;
+  }
+}

@@ -1,0 +1,200 @@
+#!/usr/bin/env node
+import { readdirSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import cliProgress from "cli-progress";
+import { ConfigError, loadConfig, type ConfigOverrides } from "../config/config.js";
+import { createContainer, type Container } from "../container.js";
+import { isPlanId, PLAN_IDS } from "../domain/plans.js";
+import { serve } from "../main.js";
+import type { IngestSummary } from "../services/ingest/ingest-service.js";
+import { createLogger } from "../shared/logger.js";
+
+// newsindex ingest | serve | start | keys — the command-line contract.
+
+const USAGE = `Usage:
+  newsindex ingest [--data-dir DIR] FILE...     ingest GKG 2.1 files (.csv, .csv.gz, .csv.zip, BigQuery CSV)
+  newsindex serve  [--data-dir DIR] [--port N] [--host H]
+  newsindex start  [--data-dir DIR] [--port N] [--host H]
+                   first run: ingest the bundled sample and print a demo key; then serve
+  newsindex keys create --tenant NAME --plan PLAN [--json]    PLAN: ${PLAN_IDS.join(", ")}
+  newsindex keys list [--json]
+  newsindex keys revoke KEY_ID
+
+Environment: NEWSINDEX_DATA_DIR (default ./var), PORT (8080), HOST (127.0.0.1), LOG_LEVEL (info).`;
+
+/** The GKG sample shipped with the package. */
+const SAMPLE_DIR = new URL("../../data/gkg/", import.meta.url).pathname;
+
+class UsageError extends Error {}
+
+async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      "data-dir": { type: "string" },
+      port: { type: "string" },
+      host: { type: "string" },
+      tenant: { type: "string" },
+      plan: { type: "string" },
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  if (values.help || command === undefined || command === "help") {
+    console.log(USAGE);
+    return 0;
+  }
+  const overrides: ConfigOverrides = {};
+  if (values["data-dir"] !== undefined) overrides.dataDir = values["data-dir"];
+  if (values.host !== undefined) overrides.host = values.host;
+  if (values.port !== undefined) overrides.port = Number(values.port);
+  const config = loadConfig(process.env, overrides);
+  const logger = createLogger(config.logLevel);
+
+  switch (command) {
+    case "ingest": {
+      if (positionals.length === 0) throw new UsageError("ingest needs at least one FILE");
+      const container = createContainer(config);
+      try {
+        reportIngest(await ingestWithProgress(container, positionals));
+      } finally {
+        await container.close();
+      }
+      return 0;
+    }
+    case "serve": {
+      await serve(createContainer(config), config, logger);
+      return -1;
+    }
+    case "start": {
+      const container = createContainer(config);
+      if ((await container.index.count()) === 0) {
+        const files = readdirSync(SAMPLE_DIR)
+          .filter((f) => f.endsWith(".gz"))
+          .map((f) => join(SAMPLE_DIR, f));
+        console.error(`First start: ingesting the bundled GDELT sample (${files.length} files) into ${config.dataDir}`);
+        reportIngest(await ingestWithProgress(container, files));
+      }
+      if ((await container.accounts.tenantCount()) === 0) {
+        const issued = await container.accounts.issueKey("demo", "archive");
+        console.log(`Demo tenant "demo" (plan archive). Its API key, shown this once:\n\n  ${issued.key}\n`);
+        console.log(`Try: curl -H "x-api-key: ${issued.key}" "http://${config.host}:${config.port}/search?q=shooting&limit=3"\n`);
+      }
+      await serve(container, config, logger);
+      console.error(`NewsIndex serving ${config.dataDir} on http://${config.host}:${config.port}`);
+      return -1;
+    }
+    case "keys":
+      return keys(positionals, values, config);
+    default:
+      throw new UsageError(`unknown command: ${command}`);
+  }
+}
+
+async function keys(
+  positionals: string[],
+  values: { tenant?: string | undefined; plan?: string | undefined; json?: boolean | undefined },
+  config: ReturnType<typeof loadConfig>,
+): Promise<number> {
+  const [verb, arg] = positionals;
+  const container = createContainer(config);
+  try {
+    switch (verb) {
+      case "create": {
+        if (!values.tenant) throw new UsageError("keys create needs --tenant NAME");
+        if (!values.plan || !isPlanId(values.plan)) throw new UsageError(`keys create needs --plan, one of: ${PLAN_IDS.join(", ")}`);
+        const issued = await container.accounts.issueKey(values.tenant, values.plan);
+        const out = {
+          key: issued.key,
+          key_id: issued.record.key_id,
+          tenant: issued.tenant.name,
+          plan: issued.tenant.plan,
+          prefix: issued.record.prefix,
+          created_at: issued.record.created_at,
+        };
+        if (values.json) console.log(JSON.stringify(out));
+        else console.log(`Created ${out.key_id} for tenant ${out.tenant} (plan ${out.plan}). The key, shown this once:\n${out.key}`);
+        return 0;
+      }
+      case "list": {
+        const list = await container.accounts.listKeys();
+        if (values.json) {
+          console.log(JSON.stringify(list));
+          return 0;
+        }
+        for (const k of list) {
+          const state = k.revoked_at ? `revoked ${k.revoked_at}` : k.expires_at ? `expires ${k.expires_at}` : "active";
+          console.log(`${k.key_id}\t${k.prefix}…\t${k.tenant}\t${k.plan}\t${k.created_at}\t${state}`);
+        }
+        return 0;
+      }
+      case "revoke": {
+        if (!arg) throw new UsageError("keys revoke needs KEY_ID");
+        if (await container.accounts.revokeKey(arg)) {
+          console.log(`revoked ${arg}`);
+          return 0;
+        }
+        console.error(`no live key with id ${arg}`);
+        return 1;
+      }
+      default:
+        throw new UsageError(`unknown keys verb: ${verb ?? "(none)"}`);
+    }
+  } finally {
+    await container.close();
+  }
+}
+
+async function ingestWithProgress(container: Container, files: string[]): Promise<IngestSummary> {
+  const service = await container.ingestService();
+  if (!process.stderr.isTTY) return service.ingest(files);
+  const bar = new cliProgress.SingleBar(
+    { format: "ingest [{bar}] {value}/{total} files | {records} records | {file}", stream: process.stderr, hideCursor: true },
+    cliProgress.Presets.shades_classic,
+  );
+  bar.start(files.length, 0, { records: 0, file: "" });
+  let done = 0;
+  let current = "";
+  try {
+    return await service.ingest(files, ({ file, records }) => {
+      if (file !== current) {
+        if (current !== "") done++;
+        current = file;
+      }
+      bar.update(done, { records, file: file.split("/").pop() });
+    });
+  } finally {
+    bar.update(files.length);
+    bar.stop();
+  }
+}
+
+function reportIngest(summary: IngestSummary): void {
+  for (const s of summary.skippedLines) console.error(`skipped ${s.file}:${s.line}: ${s.reason}`);
+  if (summary.skipped > summary.skippedLines.length) {
+    console.error(`(${summary.skipped - summary.skippedLines.length} more skipped lines not listed)`);
+  }
+  console.log(
+    `ingested ${summary.records} records (${summary.inserted} new, ${summary.unchanged} unchanged), ` +
+      `skipped ${summary.skipped}, ${summary.seconds.toFixed(2)} s, ${summary.recordsPerSecond} records/s`,
+  );
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    if (code >= 0) process.exitCode = code;
+  },
+  (error: unknown) => {
+    const badArgs = error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS");
+    if (error instanceof UsageError || error instanceof ConfigError || badArgs) {
+      console.error(`newsindex: ${error.message}\n\n${USAGE}`);
+      process.exitCode = 2;
+      return;
+    }
+    console.error(`newsindex: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 1;
+  },
+);

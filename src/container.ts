@@ -1,0 +1,47 @@
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { GkgArticleSource } from "./adapters/gdelt/gkg-source.js";
+import { PublisherCountryLookup } from "./adapters/gdelt/publisher-country.js";
+import { SqliteControlStore } from "./adapters/sqlite/control-store.js";
+import { SqliteIndexBackend } from "./adapters/sqlite/sqlite-index-backend.js";
+import type { Config } from "./config/config.js";
+import type { OperationDeps } from "./operations/operation.js";
+import type { IndexBackend } from "./ports/index-backend.js";
+import { AccountService } from "./services/accounts/account-service.js";
+import { IngestService } from "./services/ingest/ingest-service.js";
+import { systemClock, type Clock } from "./shared/clock.js";
+
+// The composition root: the one place that picks adapters. Everything else
+// sees ports.
+
+export interface Container extends OperationDeps {
+  index: IndexBackend;
+  accounts: AccountService;
+  clock: Clock;
+  /** Built on first use: the publisher-country lookup takes a moment to load and only ingest needs it. */
+  ingestService(): Promise<IngestService>;
+  close(): Promise<void>;
+}
+
+export function createContainer(config: Config, clock: Clock = systemClock): Container {
+  mkdirSync(config.dataDir, { recursive: true });
+  const index = new SqliteIndexBackend(config.dataDir);
+  const control = new SqliteControlStore(join(config.dataDir, "control.db"));
+  const accounts = new AccountService(control, clock);
+  let ingest: Promise<IngestService> | undefined;
+  return {
+    index,
+    accounts,
+    clock,
+    ingestService() {
+      ingest ??= PublisherCountryLookup.load().then(
+        (lookup) => new IngestService(new GkgArticleSource(lookup), index, config.ingestBatchSize, clock),
+      );
+      return ingest;
+    },
+    async close() {
+      await index.close();
+      await control.close();
+    },
+  };
+}

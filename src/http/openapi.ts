@@ -1,0 +1,91 @@
+import type { TSchema } from "@sinclair/typebox";
+import type { Operation } from "../operations/operation.js";
+import { ErrorBodySchema } from "../schemas/responses.js";
+import { CONTRACT_VERSION } from "../shared/version.js";
+
+// OpenAPI 3.1 from the operations registry: the same parameter declarations
+// that validate requests.
+
+type JsonObject = Record<string, unknown>;
+
+const ERROR_RESPONSES: Record<string, string> = {
+  "400": "Invalid or unknown parameter (`invalid_parameter`, `unknown_parameter`). Never charged.",
+  "401": "Missing or invalid key (`unauthorized`).",
+  "402": "Account suspended (`suspended`).",
+  "429": "Credit or message rate limits. Carries `retry-after`.",
+  "500": "Internal failure; nothing leaks.",
+  "503": "`upstream_unavailable`: the index could not be read. Not evidence of absence.",
+};
+
+export function buildOpenApi(operations: readonly Operation[]): JsonObject {
+  const paths: Record<string, JsonObject> = {};
+  const components: Record<string, TSchema> = { Error: ErrorBodySchema };
+  for (const op of operations) {
+    const responseName = String(op.response.$id ?? `${op.name}Response`);
+    components[responseName] = op.response;
+    const responses: JsonObject = {
+      "200": { description: "OK", content: { "application/json": { schema: { $ref: `#/components/schemas/${responseName}` } } } },
+    };
+    if (op.pathParams.length > 0) responses["404"] = { description: "`not_found`: the id does not exist. Safe to cache." };
+    for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
+      responses[status] = { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
+    }
+    paths[op.path] = {
+      [op.method.toLowerCase()]: {
+        operationId: op.name,
+        summary: op.summary,
+        description: op.description,
+        "x-mcp-tool": op.tool,
+        parameters: parametersOf(op),
+        responses,
+      },
+    };
+  }
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "NewsIndex API",
+      version: CONTRACT_VERSION,
+      description:
+        "Ranked news search over GDELT GKG 2.1 metadata. Every path is also served under /v1. See /llms.txt and /docs/*.md.",
+    },
+    servers: [{ url: "/" }],
+    security: [{ apiKey: [] }, { bearer: [] }],
+    paths,
+    components: {
+      schemas: stripIds(components),
+      securitySchemes: {
+        apiKey: { type: "apiKey", in: "header", name: "x-api-key" },
+        bearer: { type: "http", scheme: "bearer" },
+      },
+    },
+  };
+}
+
+function parametersOf(op: Operation): JsonObject[] {
+  const required = new Set(op.params.required ?? []);
+  return Object.entries(op.params.properties as Record<string, TSchema>).map(([name, schema]) => {
+    const { description, ...rest } = plain(schema);
+    return {
+      name,
+      in: op.pathParams.includes(name) ? "path" : "query",
+      required: op.pathParams.includes(name) || required.has(name),
+      description,
+      schema: rest,
+    };
+  });
+}
+
+/** A TypeBox schema as plain JSON (TypeBox keeps its own markers in symbol keys, which JSON drops). */
+function plain(schema: TSchema): JsonObject {
+  return JSON.parse(JSON.stringify(schema)) as JsonObject;
+}
+
+function stripIds(schemas: Record<string, TSchema>): Record<string, JsonObject> {
+  return Object.fromEntries(
+    Object.entries(schemas).map(([name, schema]) => {
+      const { $id: _id, ...rest } = plain(schema);
+      return [name, rest];
+    }),
+  );
+}

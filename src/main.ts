@@ -1,0 +1,25 @@
+import type { FastifyInstance } from "fastify";
+import type { Config } from "./config/config.js";
+import type { Container } from "./container.js";
+import { buildApp } from "./http/app.js";
+import { OPERATIONS } from "./operations/registry.js";
+import type { Logger } from "./shared/logger.js";
+
+/** Folder of the public docs, relative to this module in both src/ and dist/. */
+export const DOCS_DIR = new URL("../docs/", import.meta.url).pathname;
+
+/** Builds the HTTP app on a container and starts listening; closes everything on SIGINT/SIGTERM. */
+export async function serve(container: Container, config: Config, logger: Logger): Promise<FastifyInstance> {
+  const app = await buildApp({ operations: OPERATIONS, deps: container, logger, docsDir: DOCS_DIR });
+  await app.listen({ host: config.host, port: config.port });
+  const shutdown = (signal: string): void => {
+    logger.info({ signal }, "shutting down");
+    void app
+      .close()
+      .then(() => container.close())
+      .finally(() => process.exit(0));
+  };
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+  return app;
+}

@@ -1,0 +1,149 @@
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { SOURCE_TYPES, type Article, type ArticleDetail } from "../domain/article.js";
+import { ERROR_STATUS } from "../shared/api-error.js";
+
+// Response shapes of the public contract (spec section 2), for OpenAPI and MCP
+// output schemas. The compile-time checks at the bottom keep them equal to the
+// domain types the services build.
+
+const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
+const Stamp = Type.String({ pattern: "^\\d{14}$", description: "14-digit UTC YYYYMMDDHHMMSS." });
+const Strings = Type.Array(Type.String());
+
+const articleProperties = {
+  id: Type.String({ description: "Stable article id; begins with the 14-digit collection timestamp." }),
+  title: Nullable(Type.String()),
+  url: Nullable(Type.String()),
+  source: Nullable(Type.String({ description: "Publisher domain, no scheme, no www." })),
+  source_type: Nullable(Type.Union(SOURCE_TYPES.map((s) => Type.Literal(s)))),
+  publisher_country: Nullable(Type.String({ description: "Two-character FIPS 10-4 identifier." })),
+  language: Nullable(Type.String({ description: "ISO 639-3." })),
+  published_at: Nullable(Stamp),
+  collected_at: Nullable(Stamp),
+  authors: Strings,
+  countries: Strings,
+  locations: Strings,
+  organizations: Strings,
+  persons: Strings,
+  topics: Strings,
+  image: Nullable(Type.String()),
+  tone: Nullable(Type.Number()),
+  word_count: Nullable(Type.Integer()),
+  story_id: Nullable(Type.String()),
+};
+
+export const ArticleSchema = Type.Object(articleProperties, { $id: "Article" });
+
+export const SearchHitSchema = Type.Object(
+  {
+    ...articleProperties,
+    score: Type.Optional(Type.Number({ description: "Present on ranked queries only; comparable within one response." })),
+  },
+  { $id: "SearchHit" },
+);
+
+export const CompactArticleSchema = Type.Object(
+  {
+    id: articleProperties.id,
+    title: articleProperties.title,
+    url: articleProperties.url,
+    source: articleProperties.source,
+    published_at: articleProperties.published_at,
+    language: articleProperties.language,
+    story_id: articleProperties.story_id,
+    score: Type.Optional(Type.Number()),
+  },
+  { $id: "CompactArticle" },
+);
+
+const Num = Nullable(Type.Number());
+
+export const ArticleDetailSchema = Type.Object(
+  {
+    ...articleProperties,
+    activity_density: Num,
+    negative_score: Num,
+    polarity: Num,
+    positive_score: Num,
+    self_reference_density: Num,
+    cities: Strings,
+    regions: Strings,
+    mentioned_dates: Type.Array(Type.String({ description: "YYYY, YYYY-MM, YYYY-MM-DD or --MM-DD." })),
+    names: Strings,
+    amounts: Type.Array(Type.Object({ number: Nullable(Type.Number()), object: Type.String(), value: Type.String() })),
+    quotes: Type.Array(Type.Object({ text: Type.String(), verb: Type.String() })),
+    date_mentions: Type.Array(
+      Type.Object({
+        date: Type.String(),
+        precision: Type.Union([Type.Literal("year"), Type.Literal("month"), Type.Literal("day"), Type.Literal("month_day")]),
+      }),
+    ),
+    location_details: Type.Array(
+      Type.Object({
+        country: Nullable(Type.String()),
+        kind: Type.Union([Type.Literal("country"), Type.Literal("region"), Type.Literal("city")]),
+        latitude: Num,
+        location_id: Nullable(Type.String()),
+        longitude: Num,
+        name: Type.String(),
+        region_id: Nullable(Type.String()),
+        subregion_id: Nullable(Type.String()),
+      }),
+    ),
+    amp_url: Nullable(Type.String()),
+    mobile_url: Nullable(Type.String()),
+    links: Strings,
+    related_images: Strings,
+    social_images: Strings,
+    social_videos: Strings,
+  },
+  { $id: "ArticleDetail" },
+);
+
+export const COVERAGE_VALUES = ["complete", "timed_out", "range_too_wide", "recent_unavailable", "field_unavailable"] as const;
+export type Coverage = (typeof COVERAGE_VALUES)[number];
+
+/** Fields every priced response carries about its window and completeness. */
+export const envelopeProperties = {
+  history_days: Nullable(Type.Integer({ description: "How far back the plan reaches; null is the full archive." })),
+  from_clamped: Type.Boolean({ description: "True when a supplied `from` was moved forward to the plan boundary." }),
+  partial: Type.Boolean({ description: "True: part of the index could not be read; a short answer is not evidence of absence." }),
+  coverage: Type.Union(COVERAGE_VALUES.map((c) => Type.Literal(c))),
+  credits_charged: Type.Integer(),
+  attribution: Type.String(),
+};
+
+export const SearchResponseSchema = Type.Object(
+  {
+    results: Type.Array(Type.Union([SearchHitSchema, CompactArticleSchema])),
+    total: Type.Integer(),
+    total_relation: Type.Union([Type.Literal("exact"), Type.Literal("approximate")]),
+    offset: Type.Integer(),
+    limit: Type.Integer(),
+    has_more: Type.Boolean(),
+    mode: Type.String({ description: "`keyword` as requested, or `recent` on a browse." }),
+    ...envelopeProperties,
+  },
+  { $id: "SearchResponse" },
+);
+
+export const ArticleDetailResponseSchema = Type.Composite(
+  [ArticleDetailSchema, Type.Object({ credits_charged: Type.Integer(), attribution: Type.String() })],
+  { $id: "ArticleDetailResponse" },
+);
+
+export const ErrorBodySchema = Type.Object(
+  {
+    error: Type.String({ description: "Short label." }),
+    code: Type.Union(Object.keys(ERROR_STATUS).map((c) => Type.Literal(c))),
+    detail: Type.String(),
+  },
+  { $id: "Error", additionalProperties: true },
+);
+
+// Compile-time: the schemas and the domain types must stay the same shape.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const articleMatches: Same<Static<typeof ArticleSchema>, Article> = true;
+const detailMatches: Same<Static<typeof ArticleDetailSchema>, ArticleDetail> = true;
+void articleMatches;
+void detailMatches;

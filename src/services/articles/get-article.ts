@@ -1,0 +1,22 @@
+import type { ArticleDetail } from "../../domain/article.js";
+import { ATTRIBUTION } from "../../domain/attribution.js";
+import type { IndexBackend } from "../../ports/index-backend.js";
+import { ApiError } from "../../shared/api-error.js";
+
+// GET /doc/{id}: full metadata of one article. 404 is a statement of absence
+// (safe to cache); an unreadable index is 503, never a 404.
+
+export async function getArticle(index: IndexBackend, id: string): Promise<ArticleDetail & { attribution: string }> {
+  const lookup = await index.getArticle(id);
+  switch (lookup.status) {
+    case "found":
+      return { ...lookup.article, attribution: ATTRIBUTION };
+    case "absent":
+      throw new ApiError("not_found", `No article has the id ${id}.`);
+    case "unavailable":
+      throw new ApiError(
+        "upstream_unavailable",
+        `The index holding ${id} could not be read. This is not evidence that the article is absent; retry with backoff.`,
+      );
+  }
+}

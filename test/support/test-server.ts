@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { FastifyInstance } from "fastify";
+import { loadConfig } from "../../src/config/config.js";
+import { createContainer, type Container } from "../../src/container.js";
+import type { PlanId } from "../../src/domain/plans.js";
+import { buildApp } from "../../src/http/app.js";
+import { DOCS_DIR } from "../../src/main.js";
+import { OPERATIONS } from "../../src/operations/registry.js";
+import type { IngestSummary } from "../../src/services/ingest/ingest-service.js";
+import type { Clock } from "../../src/shared/clock.js";
+import { createLogger } from "../../src/shared/logger.js";
+
+// A real server on loopback: a temporary data dir, the real GKG sample
+// ingested through the real pipeline, a key per requested plan, a free port.
+
+export const SAMPLE = new URL("../../data/gkg/", import.meta.url).pathname;
+export const SAMPLE_FILES = {
+  batch2023: join(SAMPLE, "20230702153000.gkg.csv.gz"),
+  spark: join(SAMPLE, "spark-gdelt-test_gkg.csv.gz"),
+  translingual: join(SAMPLE, "spark-gdelt-test_gkgT.translation.csv.gz"),
+  batch2016: join(SAMPLE, "20160101020000.gkg.csv.gz"),
+  bigquery: join(SAMPLE, "bq-extract-20200222_sample.csv.gz"),
+};
+
+export interface TestServer {
+  url: string;
+  dataDir: string;
+  container: Container;
+  app: FastifyInstance;
+  ingest: IngestSummary;
+  /** A key on the archive plan (full history), tenant "archive-tenant". */
+  key: string;
+  keys: Partial<Record<PlanId, string>>;
+  get(path: string, key?: string | null, headers?: Record<string, string>): Promise<Response>;
+  close(): Promise<void>;
+}
+
+export async function startTestServer(
+  options: { files?: string[]; plans?: PlanId[]; clock?: Clock } = {},
+): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), "newsindex-test-"));
+  const config = loadConfig({}, { dataDir, port: 0, host: "127.0.0.1", logLevel: "silent" });
+  const container = createContainer(config, options.clock);
+  const ingest = await (await container.ingestService()).ingest(options.files ?? Object.values(SAMPLE_FILES));
+  const keys: Partial<Record<PlanId, string>> = {};
+  for (const plan of new Set<PlanId>(["archive", ...(options.plans ?? [])])) {
+    keys[plan] = (await container.accounts.issueKey(`${plan}-tenant`, plan)).key;
+  }
+  const app = await buildApp({ operations: OPERATIONS, deps: container, logger: createLogger("silent"), docsDir: DOCS_DIR });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === "string") throw new Error("server did not bind a TCP port");
+  const url = `http://127.0.0.1:${address.port}`;
+  const key = keys.archive as string;
+  return {
+    url,
+    dataDir,
+    container,
+    app,
+    ingest,
+    key,
+    keys,
+    get(path, useKey = key, headers = {}) {
+      return fetch(url + path, { headers: useKey === null ? headers : { "x-api-key": useKey, ...headers } });
+    },
+    async close() {
+      await app.close();
+      await container.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Parses a JSON body, failing the test with the raw text when it is not JSON. */
+export async function json<T = Record<string, unknown>>(response: Response): Promise<T> {
+  const text = await response.text();
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new Error(`not JSON (status ${response.status}): ${text.slice(0, 300)}`);
+  }
+}
