@@ -1,0 +1,141 @@
+import { spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
+import { readFileSync } from "node:fs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SAMPLE_FILES } from "./support/test-server.js";
+
+// The command-line contract, run as a user runs it: a real process.
+
+const ROOT = new URL("../", import.meta.url).pathname;
+const CLI = ["--import", "tsx", join(ROOT, "src/cli/main.ts")];
+const SUMMARY = /^ingested (\d+) records \((\d+) new, (\d+) unchanged\), skipped (\d+), [\d.]+ s, \d+ records\/s$/m;
+
+let dir: string;
+
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), "newsindex-cli-"));
+});
+
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function cli(args: string[], env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(process.execPath, [...CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "silent", ...env },
+    encoding: "utf8",
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+describe("newsindex ingest", () => {
+  it("skips a malformed line, reports its number, and is idempotent on a second run", () => {
+    const lines = gunzipSync(readFileSync(SAMPLE_FILES.batch2016)).toString("utf8").split("\n");
+    lines.splice(3, 0, "this line\tis not a GKG record");
+    const file = join(dir, "20160101020000.gkg.csv");
+    writeFileSync(file, lines.join("\n"));
+    const dataDir = join(dir, "ingest");
+
+    const first = cli(["ingest", "--data-dir", dataDir, file]);
+    expect(first.status).toBe(0);
+    const summary = SUMMARY.exec(first.stdout);
+    expect(summary?.slice(1, 5)).toEqual(["11", "10", "0", "1"]);
+    expect(first.stderr).toContain(`skipped ${file}:4:`);
+
+    const again = cli(["ingest", "--data-dir", dataDir, file]);
+    expect(SUMMARY.exec(again.stdout)?.slice(1, 5)).toEqual(["11", "0", "10", "1"]);
+  });
+
+  it("takes the data dir from NEWSINDEX_DATA_DIR", () => {
+    const dataDir = join(dir, "from-env");
+    const run = cli(["ingest", SAMPLE_FILES.batch2016], { NEWSINDEX_DATA_DIR: dataDir });
+    expect(run.status).toBe(0);
+    expect(SUMMARY.exec(run.stdout)?.[2]).toBe("10");
+  });
+
+  it("refuses bad usage with exit 2", () => {
+    expect(cli(["ingest"]).status).toBe(2);
+    expect(cli(["frobnicate"]).status).toBe(2);
+    expect(cli(["serve", "--port", "http"]).status).toBe(2);
+    expect(cli(["keys", "create", "--tenant", "x", "--plan", "platinum"]).status).toBe(2);
+  });
+});
+
+describe("newsindex keys", () => {
+  it("creates, lists and revokes keys; the secret is shown once", () => {
+    const dataDir = join(dir, "keys");
+    const created = cli(["keys", "create", "--data-dir", dataDir, "--tenant", "acme", "--plan", "build", "--json"]);
+    expect(created.status).toBe(0);
+    const issued = JSON.parse(created.stdout.trim()) as { key: string; key_id: string; tenant: string; plan: string };
+    expect(issued.tenant).toBe("acme");
+    expect(issued.plan).toBe("build");
+    expect(issued.key).toMatch(/^nk_/);
+
+    const listed = cli(["keys", "list", "--data-dir", dataDir]);
+    expect(listed.stdout).toContain(issued.key_id);
+    expect(listed.stdout).toContain("acme");
+    expect(listed.stdout).not.toContain(issued.key);
+
+    expect(cli(["keys", "revoke", "--data-dir", dataDir, issued.key_id]).status).toBe(0);
+    const json = JSON.parse(cli(["keys", "list", "--data-dir", dataDir, "--json"]).stdout) as Array<{ revoked_at: string | null }>;
+    expect(json[0]?.revoked_at).toMatch(/^\d{14}$/);
+    expect(cli(["keys", "revoke", "--data-dir", dataDir, issued.key_id]).status).toBe(1);
+  });
+});
+
+describe("newsindex start", () => {
+  it("ingests the bundled sample and prints a working key on first start only", async () => {
+    const dataDir = join(dir, "start");
+    const first = await startAndQuery(dataDir);
+    expect(first.key).toMatch(/^nk_/);
+    expect(first.total).toBe(1360);
+
+    const second = await startAndQuery(dataDir, first.key);
+    expect(second.printedKey).toBe(false);
+    expect(second.total).toBe(1360);
+  }, 60_000);
+});
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/** Runs `newsindex start`, waits for it to serve, searches with the printed (or given) key, then stops it. */
+async function startAndQuery(dataDir: string, knownKey?: string): Promise<{ key: string; total: number; printedKey: boolean }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [...CLI, "start", "--data-dir", dataDir, "--port", String(port)], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "silent" },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  try {
+    const deadline = Date.now() + 45_000;
+    while (!stderr.includes("NewsIndex serving")) {
+      if (Date.now() > deadline || child.exitCode !== null) throw new Error(`start did not serve:\n${stdout}\n${stderr}`);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    const printed = /\b(nk_[A-Za-z0-9_-]+)/.exec(stdout)?.[1];
+    const key = printed ?? knownKey ?? "";
+    const response = await fetch(`http://127.0.0.1:${port}/search?limit=1`, { headers: { "x-api-key": key } });
+    const body = (await response.json()) as { total: number };
+    return { key, total: body.total, printedKey: printed !== undefined };
+  } finally {
+    child.kill("SIGTERM");
+    await new Promise((r) => child.once("exit", r));
+  }
+}

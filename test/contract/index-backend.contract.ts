@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PublisherCountryLookup } from "../../src/adapters/gdelt/publisher-country.js";
+import { GkgArticleSource } from "../../src/adapters/gdelt/gkg-source.js";
+import type { ArticleDetail } from "../../src/domain/article.js";
+import { parseKeywordQuery, type KeywordQuery } from "../../src/domain/keyword-query.js";
+import type { IndexBackend } from "../../src/ports/index-backend.js";
+import { SAMPLE_FILES } from "../support/test-server.js";
+
+// What every IndexBackend adapter must do, on real GKG records.
+
+export interface BackendFixture {
+  backend: IndexBackend;
+  dispose(): Promise<void>;
+}
+
+async function readArticles(files: string[]): Promise<ArticleDetail[]> {
+  const source = new GkgArticleSource(await PublisherCountryLookup.load());
+  const articles: ArticleDetail[] = [];
+  for (const file of files) {
+    for await (const record of source.read(file)) if (record.ok) articles.push(record.article);
+  }
+  return articles;
+}
+
+function words(q: string): KeywordQuery {
+  const parsed = parseKeywordQuery(q);
+  if (!parsed) throw new Error(`no words in ${q}`);
+  return parsed;
+}
+
+export function describeIndexBackendContract(name: string, create: () => Promise<BackendFixture>): void {
+  describe(`IndexBackend contract: ${name}`, () => {
+    let fixture: BackendFixture;
+    let articles: ArticleDetail[];
+
+    beforeAll(async () => {
+      fixture = await create();
+      articles = await readArticles([SAMPLE_FILES.batch2023, SAMPLE_FILES.batch2016, SAMPLE_FILES.bigquery]);
+      await fixture.backend.write(articles);
+    });
+
+    afterAll(async () => {
+      await fixture.dispose();
+    });
+
+    it("stores each article once, by id", async () => {
+      expect(await fixture.backend.count()).toBe(articles.length);
+      const again = await fixture.backend.write(articles.slice(0, 50));
+      expect(again).toEqual({ inserted: 0, unchanged: 50 });
+      expect(await fixture.backend.count()).toBe(articles.length);
+    });
+
+    it("returns an article exactly as written, and absent for unknown ids", async () => {
+      const sample = articles[123] as ArticleDetail;
+      expect(await fixture.backend.getArticle(sample.id)).toEqual({ status: "found", article: sample });
+      expect(await fixture.backend.getArticle("20230702153000-424242")).toEqual({ status: "absent" });
+      expect(await fixture.backend.getArticle("19990101000000-1")).toEqual({ status: "absent" });
+    });
+
+    it("browses newest first with an exact total", async () => {
+      const result = await fixture.backend.search({ filters: {}, offset: 0, limit: 50 });
+      expect(result.total).toBe(articles.length);
+      expect(result.partitionsFailed).toEqual([]);
+      const stamps = result.hits.map((h) => h.article.published_at ?? "");
+      expect([...stamps].sort().reverse()).toEqual(stamps);
+      for (const hit of result.hits) expect(hit.score).toBeUndefined();
+    });
+
+    it("ranks keyword matches with a score and counts them all", async () => {
+      const result = await fixture.backend.search({ keywords: words("coronavirus"), filters: {}, offset: 0, limit: 10 });
+      const expected = articles.filter((a) =>
+        [a.title ?? "", ...a.persons, ...a.organizations, ...a.names].some((t) => /coronavirus/i.test(t)),
+      ).length;
+      expect(result.total).toBe(expected);
+      for (const hit of result.hits) expect(hit.score).toBeGreaterThan(0);
+    });
+
+    it("applies exact filters case-insensitively and time bounds inclusively", async () => {
+      const fra = articles.filter((a) => a.language === "fra");
+      const byLanguage = await fixture.backend.search({ filters: { language: "FRA" }, offset: 0, limit: 100 });
+      expect(byLanguage.total).toBe(fra.length);
+
+      const stamp = (articles[10] as ArticleDetail).published_at as string;
+      const sameSecond = articles.filter((a) => a.published_at === stamp);
+      const exact = await fixture.backend.search({ filters: { from: stamp, to: stamp }, offset: 0, limit: 100 });
+      expect(exact.total).toBe(sameSecond.length);
+    });
+
+    it("pages without overlap", async () => {
+      const all = await fixture.backend.search({ filters: {}, offset: 0, limit: 30 });
+      const second = await fixture.backend.search({ filters: {}, offset: 15, limit: 15 });
+      expect(second.hits.map((h) => h.article.id)).toEqual(all.hits.slice(15).map((h) => h.article.id));
+    });
+  });
+}
