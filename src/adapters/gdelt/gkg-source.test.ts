@@ -1,11 +1,12 @@
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { pipeline } from "node:stream/promises";
 import { fileURLToPath } from "node:url";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { parse as parseCsv } from "csv-parse/sync";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import yazl from "yazl";
 import type { ArticleDetail } from "../../domain/article.js";
 import type { SourceRecord } from "../../ports/article-source.js";
 import { GkgArticleSource } from "./gkg-source.js";
@@ -341,22 +342,14 @@ describe("packaging", () => {
     expect(fromZip.ok).toEqual((await cached(F2016)).ok);
   });
 
-  const hasZip = (() => {
-    try {
-      execFileSync("zip", ["-v"], { stdio: "ignore" });
-      return true;
-    } catch {
-      return false;
-    }
-  })();
-
-  it.skipIf(!hasZip)("reads a .csv.zip built here from the 2023 file, skipping a __MACOSX entry", async () => {
-    const dir = mkdtempSync(join(tmp, "zip-"));
-    writeFileSync(join(dir, "20230702153000.gkg.csv"), gunzipSync(readFileSync(F2023)));
-    execFileSync("mkdir", ["-p", join(dir, "__MACOSX")]);
-    writeFileSync(join(dir, "__MACOSX", "._20230702153000.gkg.csv"), "resource fork");
-    execFileSync("zip", ["-q", "-r", "20230702153000.gkg.csv.zip", "__MACOSX", "20230702153000.gkg.csv"], { cwd: dir });
-    const read = await readAll(join(dir, "20230702153000.gkg.csv.zip"));
+  it("reads a .csv.zip built from the 2023 file, skipping a __MACOSX entry", async () => {
+    const path = join(mkdtempSync(join(tmp, "zip-")), "20230702153000.gkg.csv.zip");
+    const zip = new yazl.ZipFile();
+    zip.addBuffer(Buffer.from("resource fork"), "__MACOSX/._20230702153000.gkg.csv");
+    zip.addBuffer(gunzipSync(readFileSync(F2023)), "20230702153000.gkg.csv");
+    zip.end();
+    await pipeline(zip.outputStream, createWriteStream(path));
+    const read = await readAll(path);
     expect(read.bad).toEqual([]);
     expect(read.ok).toEqual((await cached(F2023)).ok);
   });

@@ -48,11 +48,11 @@ CREATE VIRTUAL TABLE IF NOT EXISTS articles_fts USING fts5(
 /** BM25 column weights: a title hit counts more than an entity-name hit. */
 const BM25 = "bm25(articles_fts, 10.0, 1.0)";
 
+/** A ranking candidate: enough to merge partitions; the document is loaded only for the returned page. */
 export interface PartitionHit {
-  doc: string;
-  score?: number;
-  published_at: string;
   id: string;
+  published_at: string;
+  score?: number;
 }
 
 export class ArticlePartition {
@@ -120,7 +120,7 @@ export class ArticlePartition {
       const from = "FROM articles_fts JOIN articles a ON a.rowid = articles_fts.rowid";
       const cond = `articles_fts MATCH @match${where ? ` AND ${where}` : ""}`;
       const hits = this.stmt(
-        `SELECT a.doc, a.id, a.published_at, -${BM25} AS score ${from} WHERE ${cond}
+        `SELECT a.id, a.published_at, -${BM25} AS score ${from} WHERE ${cond}
          ORDER BY score DESC, a.published_at DESC, a.id DESC LIMIT @n`,
       ).all({ ...params, match, n }) as PartitionHit[];
       const total = this.stmt(`SELECT count(*) ${from} WHERE ${cond}`).pluck().get({ ...params, match }) as number;
@@ -128,7 +128,7 @@ export class ArticlePartition {
     }
     const cond = where ? `WHERE ${where}` : "";
     const hits = this.stmt(
-      `SELECT a.doc, a.id, a.published_at FROM articles a ${cond} ORDER BY a.published_at DESC, a.id DESC LIMIT @n`,
+      `SELECT a.id, a.published_at FROM articles a ${cond} ORDER BY a.published_at DESC, a.id DESC LIMIT @n`,
     ).all({ ...params, n }) as PartitionHit[];
     const total = this.stmt(`SELECT count(*) FROM articles a ${cond}`).pluck().get(params) as number;
     return { hits, total };
@@ -136,6 +136,15 @@ export class ArticlePartition {
 
   getDoc(id: string): string | undefined {
     return this.stmt("SELECT doc FROM articles WHERE id = ?").pluck().get(id) as string | undefined;
+  }
+
+  /** Documents of a page of ids, by id. */
+  getDocs(ids: readonly string[]): Map<string, string> {
+    const rows = this.stmt("SELECT a.id, a.doc FROM articles a JOIN json_each(?) j ON a.id = j.value").all(JSON.stringify(ids)) as Array<{
+      id: string;
+      doc: string;
+    }>;
+    return new Map(rows.map((r) => [r.id, r.doc]));
   }
 
   count(): number {

@@ -36,29 +36,57 @@ export class SqliteIndexBackend implements IndexBackend {
 
   async search(query: ArticleQuery): Promise<SearchResult> {
     const n = query.offset + query.limit;
-    const gathered: PartitionHit[] = [];
+    const candidates: Array<PartitionHit & { month: string }> = [];
     const partitionsRead: string[] = [];
     const partitionsFailed: PartitionFailure[] = [];
     let total = 0;
     for (const month of this.monthsFor(query)) {
       try {
         const result = this.partition(month, false).search(query, n);
-        gathered.push(...result.hits);
+        for (const hit of result.hits) candidates.push({ ...hit, month });
         total += result.total;
         partitionsRead.push(month);
       } catch (error) {
-        this.forget(month);
-        partitionsFailed.push({ partition: month, reason: error instanceof Error ? error.message : String(error) });
+        this.fail(month, error, partitionsFailed);
       }
     }
     const ranked = query.keywords !== undefined;
-    gathered.sort(ranked ? byScore : byRecency);
-    const hits: SearchHit[] = gathered.slice(query.offset, n).map((h) => {
-      const hit: SearchHit = { article: JSON.parse(h.doc) as ArticleDetail };
-      if (ranked && h.score !== undefined) hit.score = Math.round(h.score * 10_000) / 10_000;
-      return hit;
-    });
-    return { hits, total, partitionsRead, partitionsFailed };
+    candidates.sort(ranked ? byScore : byRecency);
+    const page = candidates.slice(query.offset, n);
+    const docs = this.loadDocs(page, partitionsFailed);
+    const hits: SearchHit[] = [];
+    for (const candidate of page) {
+      const doc = docs.get(candidate.id);
+      if (doc === undefined) continue;
+      const hit: SearchHit = { article: JSON.parse(doc) as ArticleDetail };
+      if (ranked && candidate.score !== undefined) hit.score = Math.round(candidate.score * 10_000) / 10_000;
+      hits.push(hit);
+    }
+    return { hits, total, partitionsRead: partitionsRead.filter((m) => !partitionsFailed.some((f) => f.partition === m)), partitionsFailed };
+  }
+
+  /** Loads the documents of the page from the partitions that ranked them. */
+  private loadDocs(page: ReadonlyArray<{ id: string; month: string }>, failed: PartitionFailure[]): Map<string, string> {
+    const byMonth = new Map<string, string[]>();
+    for (const hit of page) {
+      let ids = byMonth.get(hit.month);
+      if (!ids) byMonth.set(hit.month, (ids = []));
+      ids.push(hit.id);
+    }
+    const docs = new Map<string, string>();
+    for (const [month, ids] of byMonth) {
+      try {
+        for (const [id, doc] of this.partition(month, false).getDocs(ids)) docs.set(id, doc);
+      } catch (error) {
+        this.fail(month, error, failed);
+      }
+    }
+    return docs;
+  }
+
+  private fail(month: string, error: unknown, failed: PartitionFailure[]): void {
+    this.forget(month);
+    failed.push({ partition: month, reason: error instanceof Error ? error.message : String(error) });
   }
 
   async getArticle(id: string): Promise<ArticleLookup> {
