@@ -62,7 +62,12 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   for (const [name, path] of QUERIES) {
     const run = async (connections: number): Promise<autocannon.Result> => {
-      const result = await autocannon({ url: `http://127.0.0.1:${port}${path}`, connections, duration: 5, headers: { "x-api-key": key } });
+      const result = await autocannon({
+        url: `http://127.0.0.1:${port}${path}`,
+        connections,
+        duration: 5,
+        headers: { "x-api-key": key },
+      });
       if (result.non2xx > 0 || result.errors > 0) throw new Error(`${name}: ${result.non2xx} non-2xx, ${result.errors} errors`);
       return result;
     };

@@ -82,7 +82,9 @@ describe("newsindex keys", () => {
     expect(listed.stdout).not.toContain(issued.key);
 
     expect(cli(["keys", "revoke", "--data-dir", dataDir, issued.key_id]).status).toBe(0);
-    const json = JSON.parse(cli(["keys", "list", "--data-dir", dataDir, "--json"]).stdout) as Array<{ revoked_at: string | null }>;
+    const json = JSON.parse(cli(["keys", "list", "--data-dir", dataDir, "--json"]).stdout) as Array<{
+      revoked_at: string | null;
+    }>;
     expect(json[0]?.revoked_at).toMatch(/^\d{14}$/);
     expect(cli(["keys", "revoke", "--data-dir", dataDir, issued.key_id]).status).toBe(1);
   });

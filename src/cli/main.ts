@@ -105,7 +105,8 @@ async function keys(
     switch (verb) {
       case "create": {
         if (!values.tenant) throw new UsageError("keys create needs --tenant NAME");
-        if (!values.plan || !isPlanId(values.plan)) throw new UsageError(`keys create needs --plan, one of: ${PLAN_IDS.join(", ")}`);
+        if (!values.plan || !isPlanId(values.plan))
+          throw new UsageError(`keys create needs --plan, one of: ${PLAN_IDS.join(", ")}`);
         const issued = await container.accounts.issueKey(values.tenant, values.plan);
         const out = {
           key: issued.key,
@@ -116,7 +117,8 @@ async function keys(
           created_at: issued.record.created_at,
         };
         if (values.json) console.log(JSON.stringify(out));
-        else console.log(`Created ${out.key_id} for tenant ${out.tenant} (plan ${out.plan}). The key, shown this once:\n${out.key}`);
+        else
+          console.log(`Created ${out.key_id} for tenant ${out.tenant} (plan ${out.plan}). The key, shown this once:\n${out.key}`);
         return 0;
       }
       case "list": {

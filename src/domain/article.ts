@@ -96,16 +96,7 @@ export interface ArticleDetail extends Article {
 }
 
 /** Compact article (view=compact, story listings): exactly these fields, plus `score` when ranked. */
-export const COMPACT_ARTICLE_FIELDS = [
-  "id",
-  "title",
-  "url",
-  "source",
-  "published_at",
-  "language",
-  "story_id",
-  "score",
-] as const;
+export const COMPACT_ARTICLE_FIELDS = ["id", "title", "url", "source", "published_at", "language", "story_id", "score"] as const;
 
 /** The fields of `Article`, in the order responses carry them. */
 export const ARTICLE_FIELDS = [

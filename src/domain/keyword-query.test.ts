@@ -10,10 +10,7 @@ describe("parseKeywordQuery", () => {
   });
 
   it("keeps quoted phrases in order and splits punctuation into a phrase", () => {
-    expect(parseKeywordQuery('"block party" U.S.')?.must).toEqual([
-      { anyOf: [["block", "party"]] },
-      { anyOf: [["u", "s"]] },
-    ]);
+    expect(parseKeywordQuery('"block party" U.S.')?.must).toEqual([{ anyOf: [["block", "party"]] }, { anyOf: [["u", "s"]] }]);
   });
 
   it("groups OR alternatives and collects negations", () => {

@@ -1,6 +1,12 @@
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import Fastify, { LogController, type FastifyBaseLogger, type FastifyInstance, type FastifyReply, type FastifyRequest } from "fastify";
+import Fastify, {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from "fastify";
 import type { Operation, OperationDeps } from "../operations/operation.js";
 import { runOperation } from "../operations/run-operation.js";
 import { ApiError } from "../shared/api-error.js";
@@ -70,7 +76,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   return app;
 }
 
-async function handle(operation: Operation, request: FastifyRequest, reply: FastifyReply, deps: OperationDeps): Promise<FastifyReply> {
+async function handle(
+  operation: Operation,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: OperationDeps,
+): Promise<FastifyReply> {
   const query = { ...(request.query as Record<string, unknown>) };
   const pathValues = request.params as Record<string, string>;
   for (const name of operation.pathParams) {

@@ -12,7 +12,8 @@ export function sendApiError(reply: FastifyReply, error: ApiError, headers: Reco
 /** Fastify's own errors (bad request framing, body limits) keep their status with our body; anything else is a logged 500. */
 export function sendUnexpectedError(reply: FastifyReply, error: unknown, log: FastifyBaseLogger): FastifyReply {
   const status = typeof error === "object" && error !== null && "statusCode" in error ? Number(error.statusCode) : 500;
-  if (status === 413) return sendApiError(reply, new ApiError("payload_too_large", "The request body is too large. Do not retry it as is."));
+  if (status === 413)
+    return sendApiError(reply, new ApiError("payload_too_large", "The request body is too large. Do not retry it as is."));
   if (status >= 400 && status < 500) {
     const message = error instanceof Error ? error.message : "Bad request";
     return sendApiError(reply, new ApiError("invalid_parameter", message));

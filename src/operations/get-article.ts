@@ -17,6 +17,6 @@ export const getArticleOperation = defineOperation({
   params: Type.Object({ id: Params.article_id }),
   response: ArticleDetailResponseSchema,
   plan(params, _caller, deps) {
-    return { price: priceOf({ operation: "doc" }), execute: async () => ({ ...(await getArticle(deps.index, params.id)) }) };
+    return { price: priceOf({ operation: "doc" }), execute: () => getArticle(deps.index, params.id) };
   },
 });

@@ -16,7 +16,8 @@ export interface OperationDeps {
 /** A validated call, priced before any work, ready to run. */
 export interface PlannedCall {
   price: Price;
-  execute(): Promise<Record<string, unknown>>;
+  /** Runs the call; the body it returns gets `credits_charged` from the runner. */
+  execute(): Promise<object>;
 }
 
 export interface Operation {

@@ -46,7 +46,7 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
 }
 
 /** Puts `credits_charged` just before `attribution`, where the spec lists it. */
-function withCharge(body: Record<string, unknown>, charged: number): Record<string, unknown> {
-  const { attribution, ...rest } = body;
+function withCharge(body: object, charged: number): Record<string, unknown> {
+  const { attribution, ...rest } = body as Record<string, unknown>;
   return attribution === undefined ? { ...rest, credits_charged: charged } : { ...rest, credits_charged: charged, attribution };
 }

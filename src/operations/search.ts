@@ -50,32 +50,34 @@ export const searchOperation = defineOperation({
     const offset = params.offset ?? 0;
     return {
       price: priceOf({ operation: "search", mode: keywords ? (params.mode ?? "keyword") : "recent", offset }),
-      execute: async () =>
-        ({
-          ...(await searchArticles(
-            deps.index,
-            {
-              keywords,
-              source: params.source,
-              source_type: params.source_type,
-              publisher_country: params.publisher_country,
-              language: params.language,
-              from,
-              to,
-              offset,
-              limit: params.limit ?? 10,
-              view: params.view ?? "full",
-            },
-            caller.plan,
-            deps.clock.now(),
-          )),
-        }),
+      execute: () =>
+        searchArticles(
+          deps.index,
+          {
+            keywords,
+            source: params.source,
+            source_type: params.source_type,
+            publisher_country: params.publisher_country,
+            language: params.language,
+            from,
+            to,
+            offset,
+            limit: params.limit ?? 10,
+            view: params.view ?? "full",
+          },
+          caller.plan,
+          deps.clock.now(),
+        ),
     };
   },
 });
 
 function notADate(name: string, value: string): ApiError {
-  return new ApiError("invalid_parameter", `'${name}' is not a real date or time: ${value}. Use YYYY-MM-DD or YYYYMMDDHHMMSS (UTC).`, {
-    parameter: name,
-  });
+  return new ApiError(
+    "invalid_parameter",
+    `'${name}' is not a real date or time: ${value}. Use YYYY-MM-DD or YYYYMMDDHHMMSS (UTC).`,
+    {
+      parameter: name,
+    },
+  );
 }

@@ -30,7 +30,8 @@ export function validateParams(operation: Operation, raw: Record<string, unknown
       if (schema.default !== undefined) values[name] = schema.default;
       continue;
     }
-    if (Array.isArray(given) && schema.type !== "array") throw invalid(name, schema, `was given ${given.length} times; give it once`);
+    if (Array.isArray(given) && schema.type !== "array")
+      throw invalid(name, schema, `was given ${given.length} times; give it once`);
     const value = coerce(schema, given);
     if (!Value.Check(schema, value)) throw invalid(name, schema, `cannot be ${JSON.stringify(given)}`);
     values[name] = value;
@@ -62,7 +63,8 @@ export function expected(schema: TSchema): string {
   }
   if (schema.type === "integer" || schema.type === "number") {
     const what = schema.type === "integer" ? "an integer" : "a number";
-    if (schema.minimum !== undefined && schema.maximum !== undefined) return `${what} from ${schema.minimum} to ${schema.maximum}`;
+    if (schema.minimum !== undefined && schema.maximum !== undefined)
+      return `${what} from ${schema.minimum} to ${schema.maximum}`;
     if (schema.minimum !== undefined) return `${what} of at least ${schema.minimum}`;
     return what;
   }

@@ -3,9 +3,7 @@ import type { ArticleDetail } from "../domain/article.js";
 // An ingestable file read as articles. The GKG adapter implements it; the ingest
 // service consumes it without knowing the file format.
 
-export type SourceRecord =
-  | { ok: true; line: number; article: ArticleDetail }
-  | { ok: false; line: number; reason: string };
+export type SourceRecord = { ok: true; line: number; article: ArticleDetail } | { ok: false; line: number; reason: string };
 
 export interface ArticleSource {
   /** Streams the records of one file (`.csv`, `.csv.gz`, `.csv.zip`, BigQuery CSV export). Memory stays flat. */

@@ -32,9 +32,7 @@ export interface SearchResult {
 }
 
 export type ArticleLookup =
-  | { status: "found"; article: ArticleDetail }
-  | { status: "absent" }
-  | { status: "unavailable"; reason: string };
+  { status: "found"; article: ArticleDetail } | { status: "absent" } | { status: "unavailable"; reason: string };
 
 export interface IndexBackend {
   /** Stores articles, idempotent by id: an id already present is left unchanged. */

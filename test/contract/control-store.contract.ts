@@ -33,7 +33,14 @@ export function describeControlStoreContract(name: string, create: () => Promise
 
     it("finds a key's owner by hash and records revocation", async () => {
       const tenant = await store.createTenant("keyed", "free");
-      const record = { key_id: "key_1", tenant_id: tenant.id, prefix: "nk_abc", created_at: "20261122000000", expires_at: null, revoked_at: null };
+      const record = {
+        key_id: "key_1",
+        tenant_id: tenant.id,
+        prefix: "nk_abc",
+        created_at: "20261122000000",
+        expires_at: null,
+        revoked_at: null,
+      };
       await store.insertKey(record, "hash-1");
       expect(await store.findKeyOwner("hash-1")).toEqual({ key: record, tenant });
       expect(await store.findKeyOwner("hash-2")).toBeUndefined();

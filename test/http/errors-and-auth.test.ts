@@ -65,7 +65,13 @@ describe("authentication", () => {
     const doc = await json<{ openapi: string; info: { version: string }; paths: Record<string, unknown> }>(openapi);
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.info.version).toBe("0.7.0");
-    for (const path of ["/llms.txt", "/docs/search-recipes.md", "/docs/agent-workflow.md", "/docs/completeness.md", "/docs/changelog.md"]) {
+    for (const path of [
+      "/llms.txt",
+      "/docs/search-recipes.md",
+      "/docs/agent-workflow.md",
+      "/docs/completeness.md",
+      "/docs/changelog.md",
+    ]) {
       const response = await server.get(path, null);
       expect(response.status, path).toBe(200);
       expect((await response.text()).length).toBeGreaterThan(100);
@@ -157,5 +163,23 @@ describe("credit headers", () => {
     await server.get("/search?limit=1", a.key);
     const second = await server.get("/search?limit=1", b.key);
     expect(second.headers.get("x-credits-used")).toBe("2");
+  });
+});
+
+describe("an unforeseen failure", () => {
+  let broken: TestServer;
+  beforeAll(async () => {
+    broken = await startTestServer({ files: [SAMPLE_FILES.batch2016] });
+  });
+  afterAll(async () => {
+    await broken.close();
+  });
+
+  it("is a generic 500 JSON body that leaks nothing internal", async () => {
+    // The control database closing under a running server: a real failure nothing foresees.
+    await broken.container.close();
+    const response = await broken.get("/search?q=x");
+    const body = await expectError(response, 500, "internal");
+    expect(JSON.stringify(body)).not.toMatch(/database|sqlite|Error:|at \w+ \(/i);
   });
 });

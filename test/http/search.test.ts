@@ -82,7 +82,9 @@ describe("GET /search, keyword ranking", () => {
     const entityOnly = body.results.filter((h) => !inTitle(h));
     expect(entityOnly.length).toBeGreaterThan(0);
     for (const hit of entityOnly.slice(0, 5)) {
-      const detail = await json<{ persons: string[]; organizations: string[]; names: string[] }>(await server.get(`/doc/${hit.id}`));
+      const detail = await json<{ persons: string[]; organizations: string[]; names: string[] }>(
+        await server.get(`/doc/${hit.id}`),
+      );
       expect(JSON.stringify([detail.persons, detail.organizations, detail.names])).toMatch(/biden/i);
     }
     // BM25 statistics are per monthly index, so the promise holds within one.
@@ -98,7 +100,8 @@ describe("GET /search, keyword ranking", () => {
     const phrase = (await search('q="block+party"&limit=100')).body;
     expect(phrase.total).toBeGreaterThan(0);
     // Punctuation separates words, so "block-party" is the phrase too.
-    for (const hit of phrase.results) expect((hit.title ?? "").toLowerCase().replace(/[^a-z0-9]+/g, " ")).toContain("block party");
+    for (const hit of phrase.results)
+      expect((hit.title ?? "").toLowerCase().replace(/[^a-z0-9]+/g, " ")).toContain("block party");
 
     const baltimore = (await search("q=baltimore&limit=1")).body.total;
     const minus = (await search("q=baltimore+-shooting&limit=100")).body;

@@ -37,9 +37,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(
-  options: { files?: string[]; plans?: PlanId[]; clock?: Clock } = {},
-): Promise<TestServer> {
+export async function startTestServer(options: { files?: string[]; plans?: PlanId[]; clock?: Clock } = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "newsindex-test-"));
   const config = loadConfig({}, { dataDir, port: 0, host: "127.0.0.1", logLevel: "silent" });
   const container = createContainer(config, options.clock);

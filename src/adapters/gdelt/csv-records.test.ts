@@ -48,6 +48,8 @@ describe("csvRecords", () => {
   });
 
   it("reports an unclosed quote at the end of the input", async () => {
-    expect(await records(['20200222011500-1,"open', "more"])).toEqual([{ line: 1, error: "malformed CSV: unterminated quoted field" }]);
+    expect(await records(['20200222011500-1,"open', "more"])).toEqual([
+      { line: 1, error: "malformed CSV: unterminated quoted field" },
+    ]);
   });
 });

@@ -18,7 +18,9 @@ describe("parseExtras", () => {
   });
 
   it("tolerates `<` inside content, an unclosed tag and junk between tags", () => {
-    const tags = parseExtras("junk<PAGE_TITLE>a < b <i>c</PAGE_TITLE> <PAGE_AUTHORS>Jane Doe<PAGE_PRECISEPUBTIMESTAMP>20230702143000</PAGE_PRECISEPUBTIMESTAMP>");
+    const tags = parseExtras(
+      "junk<PAGE_TITLE>a < b <i>c</PAGE_TITLE> <PAGE_AUTHORS>Jane Doe<PAGE_PRECISEPUBTIMESTAMP>20230702143000</PAGE_PRECISEPUBTIMESTAMP>",
+    );
     expect(tags.get("PAGE_TITLE")).toBe("a < b <i>c");
     expect(tags.get("PAGE_AUTHORS")).toBe("Jane Doe");
     expect(tags.get("PAGE_PRECISEPUBTIMESTAMP")).toBe("20230702143000");

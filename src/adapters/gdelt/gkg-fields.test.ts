@@ -51,7 +51,12 @@ describe("parseTone", () => {
 describe("entity lists", () => {
   it("takes V2 names before the last comma, lower-cased, distinct, first-seen order (2016 row -6)", () => {
     const v2 = "Paul Brandes,1871;Paul Brandes,2608;Christopher Edward Lapointe,577;Los Angeles,3033;Gloria Allred,3054";
-    expect(lowerCasedEntities(v2, "ignored")).toEqual(["paul brandes", "christopher edward lapointe", "los angeles", "gloria allred"]);
+    expect(lowerCasedEntities(v2, "ignored")).toEqual([
+      "paul brandes",
+      "christopher edward lapointe",
+      "los angeles",
+      "gloria allred",
+    ]);
   });
 
   it("falls back to the V1 list when V2 is empty (2023 row -36: V1 only)", () => {
@@ -72,7 +77,11 @@ describe("entity lists", () => {
   });
 
   it("keeps a comma inside a name (synthetic) and AllNames as written", () => {
-    expect(offsetListNames("Acme, Inc.,120;Love Invention,117;Love Invention,327")).toEqual(["Acme, Inc.", "Love Invention", "Love Invention"]);
+    expect(offsetListNames("Acme, Inc.,120;Love Invention,117;Love Invention,327")).toEqual([
+      "Acme, Inc.",
+      "Love Invention",
+      "Love Invention",
+    ]);
   });
 });
 
@@ -82,7 +91,10 @@ describe("parseAuthors", () => {
   });
 
   it("splits on `;` and decodes each author (translingual row -T14)", () => {
-    expect(parseAuthors("Jean-Pierre Denis;directeur de la r&#xE9;daction")).toEqual(["Jean-Pierre Denis", "directeur de la rédaction"]);
+    expect(parseAuthors("Jean-Pierre Denis;directeur de la r&#xE9;daction")).toEqual([
+      "Jean-Pierre Denis",
+      "directeur de la rédaction",
+    ]);
   });
 
   it("keeps a bare `&` and the ` | ` inside an author (2023 row -432)", () => {
@@ -149,13 +161,17 @@ describe("parseAmounts", () => {
 describe("parseUrlList", () => {
   it("does not split inside `&#038;` and decodes it (2023 social video embeds)", () => {
     expect(
-      parseUrlList("https://youtube.com/watch?v=GK6cU64hlFw&#038;t=2s;https://youtube.com/watch?v=nNHnDL-MaiU;https://youtube.com/watch?v=GK6cU64hlFw&#038;t=2s"),
+      parseUrlList(
+        "https://youtube.com/watch?v=GK6cU64hlFw&#038;t=2s;https://youtube.com/watch?v=nNHnDL-MaiU;https://youtube.com/watch?v=GK6cU64hlFw&#038;t=2s",
+      ),
     ).toEqual(["https://youtube.com/watch?v=GK6cU64hlFw&t=2s", "https://youtube.com/watch?v=nNHnDL-MaiU"]);
   });
 
   it("splits 2015/2016 `http:/` lists and drops a trailing `;`", () => {
     expect(parseUrlList("http:/wtop.com/a.jpg;http:/wtop.com/b.jpg;")).toEqual(["http:/wtop.com/a.jpg", "http:/wtop.com/b.jpg"]);
-    expect(parseUrlList("https://youtube.com/channel/UCA5S6hSzDfaQESCk5RjAIiw;")).toEqual(["https://youtube.com/channel/UCA5S6hSzDfaQESCk5RjAIiw"]);
+    expect(parseUrlList("https://youtube.com/channel/UCA5S6hSzDfaQESCk5RjAIiw;")).toEqual([
+      "https://youtube.com/channel/UCA5S6hSzDfaQESCk5RjAIiw",
+    ]);
     expect(parseUrlList("")).toEqual([]);
   });
 });

@@ -8,7 +8,16 @@ describe("parseLocations", () => {
       "3#Des Moines, Iowa, United States#US#USIA#IA153#41.6005#-93.6091#465961#11;3#Des Moines, Iowa, United States#US#USIA#IA153#41.6005#-93.6091#465961#965";
     const parsed = parseLocations(v2, "ignored when V2 has entries");
     expect(parsed.location_details).toEqual([
-      { country: "US", kind: "region", latitude: 42.0046, location_id: "IA", longitude: -93.214, name: "Iowa, United States", region_id: "USIA", subregion_id: null },
+      {
+        country: "US",
+        kind: "region",
+        latitude: 42.0046,
+        location_id: "IA",
+        longitude: -93.214,
+        name: "Iowa, United States",
+        region_id: "USIA",
+        subregion_id: null,
+      },
       {
         country: "US",
         kind: "city",
@@ -27,7 +36,10 @@ describe("parseLocations", () => {
   });
 
   it("treats type 4 as a city, type 1 as a country with no region id (2023 row -136)", () => {
-    const parsed = parseLocations("1#British#UK#UK##54#-4#UK#240;4#Glastonbury, Somerset, United Kingdom#UK#UKM3#40129#51.1467#-2.71444#-2597059#6829", "");
+    const parsed = parseLocations(
+      "1#British#UK#UK##54#-4#UK#240;4#Glastonbury, Somerset, United Kingdom#UK#UKM3#40129#51.1467#-2.71444#-2597059#6829",
+      "",
+    );
     expect(parsed.location_details.map((d) => [d.kind, d.name, d.region_id, d.location_id])).toEqual([
       ["country", "British", null, "UK"],
       ["city", "Glastonbury, Somerset, United Kingdom", "UKM3", "-2597059"],
@@ -40,7 +52,18 @@ describe("parseLocations", () => {
       countries: ["SP"],
       cities: [],
       regions: [],
-      location_details: [{ country: "SP", kind: "country", latitude: 40, location_id: "SP", longitude: -4, name: "Spain", region_id: null, subregion_id: null }],
+      location_details: [
+        {
+          country: "SP",
+          kind: "country",
+          latitude: 40,
+          location_id: "SP",
+          longitude: -4,
+          name: "Spain",
+          region_id: null,
+          subregion_id: null,
+        },
+      ],
     });
   });
 

@@ -57,7 +57,10 @@ async function atLine(path: string, line: number): Promise<ArticleDetail> {
 }
 
 function rawLines(gzPath: string): string[] {
-  return gunzipSync(readFileSync(gzPath)).toString("utf8").split("\n").filter((l) => l !== "");
+  return gunzipSync(readFileSync(gzPath))
+    .toString("utf8")
+    .split("\n")
+    .filter((l) => l !== "");
 }
 
 beforeAll(async () => {
@@ -133,7 +136,11 @@ describe("GkgArticleSource on the sample files", () => {
 
     // V2EnhancedLocations, in field order, each location once.
     expect(a.countries).toEqual(["US", "KS", "FR", "SG", "UK"]);
-    expect(a.cities).toEqual(["Hollywood, California, United States", "Washington, Washington, United States", "Saint Omer, Picardie, France"]);
+    expect(a.cities).toEqual([
+      "Hollywood, California, United States",
+      "Washington, Washington, United States",
+      "Saint Omer, Picardie, France",
+    ]);
     expect(a.regions).toEqual(["Oklahoma, United States"]);
     expect(a.locations).toHaveLength(9);
     expect(a.location_details[0]).toEqual({
@@ -156,7 +163,12 @@ describe("GkgArticleSource on the sample files", () => {
       region_id: "USOK",
       subregion_id: null,
     });
-    expect(a.location_details[5]).toMatchObject({ kind: "city", name: "Saint Omer, Picardie, France", location_id: "-1467623", subregion_id: "16314" });
+    expect(a.location_details[5]).toMatchObject({
+      kind: "city",
+      name: "Saint Omer, Picardie, France",
+      location_id: "-1467623",
+      subregion_id: "16314",
+    });
 
     // 24 distinct V2 themes, lower-cased, first-seen order.
     expect(a.topics).toHaveLength(24);
@@ -203,7 +215,16 @@ describe("GkgArticleSource on the sample files", () => {
   it("falls back to V1Locations when V2EnhancedLocations is empty (line 414, wflx.com)", async () => {
     const a = await atLine(F2023, 414);
     expect(a.location_details).toEqual([
-      { country: "SP", kind: "country", latitude: 40, location_id: "SP", longitude: -4, name: "Spain", region_id: null, subregion_id: null },
+      {
+        country: "SP",
+        kind: "country",
+        latitude: 40,
+        location_id: "SP",
+        longitude: -4,
+        name: "Spain",
+        region_id: null,
+        subregion_id: null,
+      },
     ]);
     expect(a.countries).toEqual(["SP"]);
   });
@@ -301,7 +322,13 @@ describe("BigQuery CSV export", () => {
     const rows: string[][] = parseCsv(gunzipSync(readFileSync(BIGQUERY)));
     expect(rows[0]?.[0]).toBe("GKGRECORDID");
     const tsv = join(tmp, "bq-as-raw.gkg.csv");
-    writeFileSync(tsv, rows.slice(1).map((r) => r.join("\t")).join("\n") + "\n");
+    writeFileSync(
+      tsv,
+      rows
+        .slice(1)
+        .map((r) => r.join("\t"))
+        .join("\n") + "\n",
+    );
     const fromTsv = await readAll(tsv);
     const fromCsv = await cached(BIGQUERY);
     expect(fromTsv.bad).toEqual([]);

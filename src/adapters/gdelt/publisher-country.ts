@@ -53,7 +53,10 @@ async function loadDomainTable(path: string): Promise<Map<string, string>> {
     }
     const [rawDomain, code, rawCount] = line.split(",");
     if (rawDomain === undefined || code === undefined || !FIPS_CODE.test(code)) continue;
-    const domain = rawDomain.trim().toLowerCase().replace(/^www\./, "");
+    const domain = rawDomain
+      .trim()
+      .toLowerCase()
+      .replace(/^www\./, "");
     const count = Number(rawCount);
     if (domain === "" || !Number.isFinite(count)) continue;
     const current = best.get(domain);

@@ -1,4 +1,5 @@
 import Database from "better-sqlite3";
+import { StatementCache } from "./statement-cache.js";
 import type { ArticleDetail } from "../../domain/article.js";
 import { entityValuesOf } from "../../domain/entity-fields.js";
 import type { ArticleFilters, ArticleQuery } from "../../domain/search-query.js";
@@ -58,11 +59,12 @@ export interface PartitionHit {
 export class ArticlePartition {
   readonly month: string;
   private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements: StatementCache;
 
   constructor(month: string, path: string, options: { create: boolean }) {
     this.month = month;
     this.db = new Database(path, { fileMustExist: !options.create });
+    this.statements = new StatementCache(this.db);
     try {
       this.db.pragma("journal_mode = WAL");
       this.db.pragma("synchronous = NORMAL");
@@ -82,12 +84,12 @@ export class ArticlePartition {
 
   /** Inserts the articles not yet present, in one transaction; returns how many were new. */
   write(articles: readonly ArticleDetail[]): number {
-    const insertArticle = this.stmt(
+    const insertArticle = this.statements.get(
       `INSERT INTO articles (id, published_at, collected_at, source, source_type, language, publisher_country, story_id, doc)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
     );
-    const insertFts = this.stmt("INSERT INTO articles_fts (rowid, title, entities) VALUES (?, ?, ?)");
-    const insertValue = this.stmt("INSERT OR IGNORE INTO article_values (field, value, article) VALUES (?, ?, ?)");
+    const insertFts = this.statements.get("INSERT INTO articles_fts (rowid, title, entities) VALUES (?, ?, ?)");
+    const insertValue = this.statements.get("INSERT OR IGNORE INTO article_values (field, value, article) VALUES (?, ?, ?)");
     return this.db.transaction(() => {
       let inserted = 0;
       for (const a of articles) {
@@ -119,28 +121,35 @@ export class ArticlePartition {
       const match = toFtsMatch(query.keywords);
       const from = "FROM articles_fts JOIN articles a ON a.rowid = articles_fts.rowid";
       const cond = `articles_fts MATCH @match${where ? ` AND ${where}` : ""}`;
-      const hits = this.stmt(
-        `SELECT a.id, a.published_at, -${BM25} AS score ${from} WHERE ${cond}
+      const hits = this.statements
+        .get(
+          `SELECT a.id, a.published_at, -${BM25} AS score ${from} WHERE ${cond}
          ORDER BY score DESC, a.published_at DESC, a.id DESC LIMIT @n`,
-      ).all({ ...params, match, n }) as PartitionHit[];
-      const total = this.stmt(`SELECT count(*) ${from} WHERE ${cond}`).pluck().get({ ...params, match }) as number;
+        )
+        .all({ ...params, match, n }) as PartitionHit[];
+      const total = this.statements
+        .get(`SELECT count(*) ${from} WHERE ${cond}`)
+        .pluck()
+        .get({ ...params, match }) as number;
       return { hits, total };
     }
     const cond = where ? `WHERE ${where}` : "";
-    const hits = this.stmt(
-      `SELECT a.id, a.published_at FROM articles a ${cond} ORDER BY a.published_at DESC, a.id DESC LIMIT @n`,
-    ).all({ ...params, n }) as PartitionHit[];
-    const total = this.stmt(`SELECT count(*) FROM articles a ${cond}`).pluck().get(params) as number;
+    const hits = this.statements
+      .get(`SELECT a.id, a.published_at FROM articles a ${cond} ORDER BY a.published_at DESC, a.id DESC LIMIT @n`)
+      .all({ ...params, n }) as PartitionHit[];
+    const total = this.statements.get(`SELECT count(*) FROM articles a ${cond}`).pluck().get(params) as number;
     return { hits, total };
   }
 
   getDoc(id: string): string | undefined {
-    return this.stmt("SELECT doc FROM articles WHERE id = ?").pluck().get(id) as string | undefined;
+    return this.statements.get("SELECT doc FROM articles WHERE id = ?").pluck().get(id) as string | undefined;
   }
 
   /** Documents of a page of ids, by id. */
   getDocs(ids: readonly string[]): Map<string, string> {
-    const rows = this.stmt("SELECT a.id, a.doc FROM articles a JOIN json_each(?) j ON a.id = j.value").all(JSON.stringify(ids)) as Array<{
+    const rows = this.statements
+      .get("SELECT a.id, a.doc FROM articles a JOIN json_each(?) j ON a.id = j.value")
+      .all(JSON.stringify(ids)) as Array<{
       id: string;
       doc: string;
     }>;
@@ -148,20 +157,11 @@ export class ArticlePartition {
   }
 
   count(): number {
-    return this.stmt("SELECT count(*) FROM articles").pluck().get() as number;
+    return this.statements.get("SELECT count(*) FROM articles").pluck().get() as number;
   }
 
   close(): void {
     this.db.close();
-  }
-
-  private stmt(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
   }
 }
 

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
+import { StatementCache } from "./statement-cache.js";
 import type { PlanId } from "../../domain/plans.js";
 import type { ApiKeyRecord, ControlStore, CreditState, KeyOwner, Tenant } from "../../ports/control-store.js";
 import { toStamp } from "../../shared/timestamps.js";
@@ -56,7 +57,7 @@ interface KeyRow {
 
 export class SqliteControlStore implements ControlStore {
   private readonly db: Database.Database;
-  private readonly statements = new Map<string, Database.Statement>();
+  private readonly statements: StatementCache;
 
   constructor(path: string) {
     this.db = new Database(path);
@@ -65,75 +66,92 @@ export class SqliteControlStore implements ControlStore {
     this.db.pragma("busy_timeout = 5000");
     this.db.pragma("foreign_keys = ON");
     this.db.exec(SCHEMA);
+    this.statements = new StatementCache(this.db);
   }
 
   async createTenant(name: string, plan: PlanId): Promise<Tenant> {
     const tenant: Tenant = { id: `tn_${randomUUID()}`, name, plan, suspended: false, created_at: toStamp(Date.now()) };
-    this.stmt("INSERT INTO tenants (id, name, plan, suspended, created_at) VALUES (?, ?, ?, 0, ?)")
+    this.statements
+      .get("INSERT INTO tenants (id, name, plan, suspended, created_at) VALUES (?, ?, ?, 0, ?)")
       .run(tenant.id, tenant.name, tenant.plan, tenant.created_at);
     return tenant;
   }
 
   async findTenant(name: string): Promise<Tenant | undefined> {
-    const row = this.stmt("SELECT * FROM tenants WHERE name = ?").get(name) as TenantRow | undefined;
+    const row = this.statements.get("SELECT * FROM tenants WHERE name = ?").get(name) as TenantRow | undefined;
     return row && toTenant(row);
   }
 
   async listTenants(): Promise<Tenant[]> {
-    return (this.stmt("SELECT * FROM tenants ORDER BY created_at, name").all() as TenantRow[]).map(toTenant);
+    return (this.statements.get("SELECT * FROM tenants ORDER BY created_at, name").all() as TenantRow[]).map(toTenant);
   }
 
   async insertKey(record: ApiKeyRecord, keyHash: string): Promise<void> {
-    this.stmt(
+    this.statements
+      .get(
         "INSERT INTO api_keys (key_id, tenant_id, key_hash, prefix, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
       )
       .run(record.key_id, record.tenant_id, keyHash, record.prefix, record.created_at, record.expires_at, record.revoked_at);
   }
 
   async findKeyOwner(keyHash: string): Promise<KeyOwner | undefined> {
-    const row = this.stmt(
+    const row = this.statements
+      .get(
         `SELECT k.key_id, k.tenant_id, k.prefix, k.created_at, k.expires_at, k.revoked_at,
                 t.id AS t_id, t.name AS t_name, t.plan AS t_plan, t.suspended AS t_suspended, t.created_at AS t_created_at
          FROM api_keys k JOIN tenants t ON t.id = k.tenant_id WHERE k.key_hash = ?`,
       )
-      .get(keyHash) as (KeyRow & { t_id: string; t_name: string; t_plan: string; t_suspended: number; t_created_at: string }) | undefined;
+      .get(keyHash) as
+      (KeyRow & { t_id: string; t_name: string; t_plan: string; t_suspended: number; t_created_at: string }) | undefined;
     if (!row) return undefined;
     return {
       key: toKey(row),
-      tenant: toTenant({ id: row.t_id, name: row.t_name, plan: row.t_plan, suspended: row.t_suspended, created_at: row.t_created_at }),
+      tenant: toTenant({
+        id: row.t_id,
+        name: row.t_name,
+        plan: row.t_plan,
+        suspended: row.t_suspended,
+        created_at: row.t_created_at,
+      }),
     };
   }
 
   async listKeys(tenantId?: string): Promise<ApiKeyRecord[]> {
     const cols = "key_id, tenant_id, prefix, created_at, expires_at, revoked_at";
     const rows = tenantId
-      ? this.stmt(`SELECT ${cols} FROM api_keys WHERE tenant_id = ? ORDER BY created_at, key_id`).all(tenantId)
-      : this.stmt(`SELECT ${cols} FROM api_keys ORDER BY created_at, key_id`).all();
+      ? this.statements.get(`SELECT ${cols} FROM api_keys WHERE tenant_id = ? ORDER BY created_at, key_id`).all(tenantId)
+      : this.statements.get(`SELECT ${cols} FROM api_keys ORDER BY created_at, key_id`).all();
     return (rows as KeyRow[]).map(toKey);
   }
 
   async revokeKey(keyId: string, at: string): Promise<boolean> {
-    const result = this.stmt("UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL").run(at, keyId);
+    const result = this.statements
+      .get("UPDATE api_keys SET revoked_at = ? WHERE key_id = ? AND revoked_at IS NULL")
+      .run(at, keyId);
     return result.changes > 0;
   }
 
   async charge(tenantId: string, credits: number, period: string, perMinute: number, nowMs: number): Promise<CreditState> {
-    return this.db.transaction(() => {
-      if (credits > 0) {
-        this.stmt(
-            `INSERT INTO credit_months (tenant_id, period, credits_used) VALUES (?, ?, ?)
+    return this.db
+      .transaction(() => {
+        if (credits > 0) {
+          this.statements
+            .get(
+              `INSERT INTO credit_months (tenant_id, period, credits_used) VALUES (?, ?, ?)
              ON CONFLICT (tenant_id, period) DO UPDATE SET credits_used = credits_used + excluded.credits_used`,
-          )
-          .run(tenantId, period, credits);
-      }
-      const tokens = this.refilledTokens(tenantId, perMinute, nowMs) - credits;
-      this.stmt(
-          `INSERT INTO credit_buckets (tenant_id, tokens, updated_ms) VALUES (?, ?, ?)
+            )
+            .run(tenantId, period, credits);
+        }
+        const tokens = this.refilledTokens(tenantId, perMinute, nowMs) - credits;
+        this.statements
+          .get(
+            `INSERT INTO credit_buckets (tenant_id, tokens, updated_ms) VALUES (?, ?, ?)
            ON CONFLICT (tenant_id) DO UPDATE SET tokens = excluded.tokens, updated_ms = excluded.updated_ms`,
-        )
-        .run(tenantId, tokens, nowMs);
-      return { credits_used: this.monthUsed(tenantId, period), minute_tokens: tokens };
-    }).immediate();
+          )
+          .run(tenantId, tokens, nowMs);
+        return { credits_used: this.monthUsed(tenantId, period), minute_tokens: tokens };
+      })
+      .immediate();
   }
 
   async creditState(tenantId: string, period: string, perMinute: number, nowMs: number): Promise<CreditState> {
@@ -144,27 +162,17 @@ export class SqliteControlStore implements ControlStore {
     this.db.close();
   }
 
-  /** Statements are prepared once and reused: auth and charging run on every request. */
-  private stmt(sql: string): Database.Statement {
-    let statement = this.statements.get(sql);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.statements.set(sql, statement);
-    }
-    return statement;
-  }
-
   private monthUsed(tenantId: string, period: string): number {
-    const row = this.stmt("SELECT credits_used FROM credit_months WHERE tenant_id = ? AND period = ?")
+    const row = this.statements
+      .get("SELECT credits_used FROM credit_months WHERE tenant_id = ? AND period = ?")
       .get(tenantId, period) as { credits_used: number } | undefined;
     return row?.credits_used ?? 0;
   }
 
   /** The bucket refills continuously at perMinute/60 per second, up to perMinute. */
   private refilledTokens(tenantId: string, perMinute: number, nowMs: number): number {
-    const row = this.stmt("SELECT tokens, updated_ms FROM credit_buckets WHERE tenant_id = ?").get(tenantId) as
-      | { tokens: number; updated_ms: number }
-      | undefined;
+    const row = this.statements.get("SELECT tokens, updated_ms FROM credit_buckets WHERE tenant_id = ?").get(tenantId) as
+      { tokens: number; updated_ms: number } | undefined;
     if (!row) return perMinute;
     const elapsed = Math.max(0, nowMs - row.updated_ms);
     return Math.min(perMinute, row.tokens + (elapsed * perMinute) / 60_000);

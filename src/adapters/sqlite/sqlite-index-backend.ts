@@ -2,7 +2,14 @@ import { existsSync, mkdirSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import type { ArticleDetail } from "../../domain/article.js";
 import type { ArticleQuery } from "../../domain/search-query.js";
-import type { ArticleLookup, IndexBackend, PartitionFailure, SearchHit, SearchResult, WriteResult } from "../../ports/index-backend.js";
+import type {
+  ArticleLookup,
+  IndexBackend,
+  PartitionFailure,
+  SearchHit,
+  SearchResult,
+  WriteResult,
+} from "../../ports/index-backend.js";
 import { monthOf, toStamp } from "../../shared/timestamps.js";
 import { ArticlePartition, type PartitionHit } from "./article-partition.js";
 
@@ -62,7 +69,12 @@ export class SqliteIndexBackend implements IndexBackend {
       if (ranked && candidate.score !== undefined) hit.score = Math.round(candidate.score * 10_000) / 10_000;
       hits.push(hit);
     }
-    return { hits, total, partitionsRead: partitionsRead.filter((m) => !partitionsFailed.some((f) => f.partition === m)), partitionsFailed };
+    return {
+      hits,
+      total,
+      partitionsRead: partitionsRead.filter((m) => !partitionsFailed.some((f) => f.partition === m)),
+      partitionsFailed,
+    };
   }
 
   /** Loads the documents of the page from the partitions that ranked them. */

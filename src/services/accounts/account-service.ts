@@ -36,7 +36,10 @@ export class AccountService {
       throw new ApiError("unauthorized", "The API key is not valid: unknown, revoked or expired.");
     }
     if (owner.tenant.suspended) {
-      throw new ApiError("suspended", `Tenant ${owner.tenant.name} is suspended: its subscription was canceled or its payment failed.`);
+      throw new ApiError(
+        "suspended",
+        `Tenant ${owner.tenant.name} is suspended: its subscription was canceled or its payment failed.`,
+      );
     }
     return { key: owner.key, tenant: owner.tenant, plan: PLANS[owner.tenant.plan] };
   }

@@ -70,7 +70,8 @@ export class IngestService {
           if (batch.length >= this.batchSize) await flush();
         } else {
           summary.skipped++;
-          if (summary.skippedLines.length < SKIPPED_KEPT) summary.skippedLines.push({ file, line: record.line, reason: record.reason });
+          if (summary.skippedLines.length < SKIPPED_KEPT)
+            summary.skippedLines.push({ file, line: record.line, reason: record.reason });
         }
       }
       await flush();
