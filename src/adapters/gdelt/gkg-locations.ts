@@ -21,8 +21,19 @@ const KIND_BY_TYPE: ReadonlyMap<string, LocationKind> = new Map<string, Location
   ["5", "region"],
 ]);
 
-const V2_FIELDS = 9;
-const V1_FIELDS = 7;
+/** Where each part sits in an entry of the two column versions (V1 has no ADM2 and no offset). */
+interface EntryLayout {
+  fields: number;
+  adm2: number | null;
+  lat: number;
+  lon: number;
+  featureId: number;
+  /** Parts that identify the location: all but V2's trailing char offset. */
+  keyParts: number;
+}
+
+const V2_LAYOUT: EntryLayout = { fields: 9, adm2: 4, lat: 5, lon: 6, featureId: 7, keyParts: 8 };
+const V1_LAYOUT: EntryLayout = { fields: 7, adm2: null, lat: 4, lon: 5, featureId: 6, keyParts: 7 };
 
 function coordinate(value: string | undefined, limit: number): number | null {
   if (value === undefined || value.trim() === "") return null;
@@ -45,62 +56,41 @@ interface KeyedLocation {
   detail: LocationDetail;
 }
 
-function parseV2Entry(entry: string): KeyedLocation | null {
+function parseEntry(entry: string, layout: EntryLayout): KeyedLocation | null {
   const f = entry.split("#");
-  if (f.length !== V2_FIELDS) return null;
+  if (f.length !== layout.fields) return null;
   const kind = KIND_BY_TYPE.get(f[0] ?? "");
   const name = f[1]?.trim() ?? "";
   if (kind === undefined || name === "") return null;
   return {
-    key: f.slice(0, V2_FIELDS - 1).join("#"),
+    key: f.slice(0, layout.keyParts).join("#"),
     detail: {
       country: orNull(f[2]),
       kind,
-      latitude: coordinate(f[5], 90),
-      location_id: orNull(f[7]),
-      longitude: coordinate(f[6], 180),
+      latitude: coordinate(f[layout.lat], 90),
+      location_id: orNull(f[layout.featureId]),
+      longitude: coordinate(f[layout.lon], 180),
       name,
       region_id: regionId(kind, f[3]),
-      subregion_id: orNull(f[4]),
+      subregion_id: layout.adm2 === null ? null : orNull(f[layout.adm2]),
     },
   };
 }
 
-function parseV1Entry(entry: string): KeyedLocation | null {
-  const f = entry.split("#");
-  if (f.length !== V1_FIELDS) return null;
-  const kind = KIND_BY_TYPE.get(f[0] ?? "");
-  const name = f[1]?.trim() ?? "";
-  if (kind === undefined || name === "") return null;
-  return {
-    key: entry,
-    detail: {
-      country: orNull(f[2]),
-      kind,
-      latitude: coordinate(f[4], 90),
-      location_id: orNull(f[6]),
-      longitude: coordinate(f[5], 180),
-      name,
-      region_id: regionId(kind, f[3]),
-      subregion_id: null,
-    },
-  };
-}
-
-function parseEntries(field: string, parseEntry: (entry: string) => KeyedLocation | null): LocationDetail[] {
+function parseEntries(field: string, layout: EntryLayout): LocationDetail[] {
   const byKey = new Map<string, LocationDetail>();
   for (const entry of field.split(";")) {
     if (entry === "") continue;
     // Malformed entries (wrong field count, unknown type 0) are dropped, not the record.
-    const parsed = parseEntry(entry);
+    const parsed = parseEntry(entry, layout);
     if (parsed !== null && !byKey.has(parsed.key)) byKey.set(parsed.key, parsed.detail);
   }
   return [...byKey.values()];
 }
 
 export function parseLocations(v2Field: string, v1Field: string): ParsedLocations {
-  let details = parseEntries(v2Field, parseV2Entry);
-  if (details.length === 0) details = parseEntries(v1Field, parseV1Entry);
+  let details = parseEntries(v2Field, V2_LAYOUT);
+  if (details.length === 0) details = parseEntries(v1Field, V1_LAYOUT);
   return {
     locations: distinct(details.map((d) => d.name)),
     countries: distinct(details.flatMap((d) => (d.country === null ? [] : [d.country]))),

@@ -1,7 +1,8 @@
-import { COMPACT_ARTICLE_FIELDS, toArticle, type Article, type SourceType } from "../../domain/article.js";
+import { COMPACT_ARTICLE_FIELDS, toArticle, type Article } from "../../domain/article.js";
 import { ATTRIBUTION } from "../../domain/attribution.js";
 import type { KeywordQuery } from "../../domain/keyword-query.js";
 import type { Plan } from "../../domain/plans.js";
+import type { ArticleFilters } from "../../domain/search-query.js";
 import type { IndexBackend, SearchHit } from "../../ports/index-backend.js";
 import type { Coverage } from "../../schemas/responses.js";
 import { completeness } from "./coverage.js";
@@ -12,12 +13,8 @@ import { applyPlanWindow } from "./plan-window.js";
 
 export interface ArticleSearchRequest {
   keywords: KeywordQuery | undefined;
-  source?: string;
-  source_type?: SourceType;
-  publisher_country?: string;
-  language?: string;
-  from?: string;
-  to?: string;
+  /** `from` is clamped to the plan's reach here, so it is the caller's bound. */
+  filters: ArticleFilters;
   offset: number;
   limit: number;
   view: "full" | "compact";
@@ -44,17 +41,10 @@ export async function searchArticles(
   plan: Plan,
   nowMs: number,
 ): Promise<SearchResponse> {
-  const window = applyPlanWindow(plan, request.from, request.to, nowMs);
+  const window = applyPlanWindow(plan, request.filters.from, request.filters.to, nowMs);
   const result = await index.search({
     ...(request.keywords ? { keywords: request.keywords } : {}),
-    filters: {
-      source: request.source,
-      source_type: request.source_type,
-      publisher_country: request.publisher_country,
-      language: request.language,
-      from: window.from,
-      to: window.to,
-    },
+    filters: { ...request.filters, from: window.from, to: window.to },
     offset: request.offset,
     limit: request.limit,
   });
