@@ -27,7 +27,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
     credits_limit: 1_000,
     hard_cap: true,
     history_days: 30,
-    watch_limit: 3,
+    watch_limit: 2,
     watch_interval_floor_minutes: 60,
   },
   build: {

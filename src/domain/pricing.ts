@@ -1,6 +1,8 @@
-// Credit prices (spec section 8) as one pure function of a validated call.
-// It runs before any work and returns the range the call can cost; the charge
-// after running is what it took, held within this range.
+// Credit prices (spec document 1 section 8; document 2 section 8) as one pure
+// function of a validated call. It runs before any work and returns the range
+// the call can cost, with a breakdown; the charge after running is what the
+// call took, held within this range. Where the spec leaves a figure "not
+// shown", the choice is made here once and served in /docs/completeness.md.
 
 export interface CreditRange {
   min: number;
@@ -18,43 +20,136 @@ export interface Price extends CreditRange {
 
 export type RankingMode = "keyword" | "semantic" | "hybrid";
 
+/** What a search-family call adds on top of its base price. */
+export interface SearchExtras {
+  /** Rows skipped by `offset`. */
+  offset: number;
+  /** `entity_id` values to resolve. */
+  entityIds: number;
+  /** A geographic (`near`, `bbox`) or amount (`amount_min`, `amount_max`) filter is present. */
+  candidateFilter: boolean;
+  /** `signal_percentile_min` was passed: one threshold pass. */
+  percentilePass: boolean;
+}
+
 export type PricedCall =
-  | { operation: "search"; mode: RankingMode | "recent"; offset: number }
-  | { operation: "top_headlines"; offset: number }
+  | ({ operation: "search"; mode: RankingMode | "recent"; cursor?: "first" | "later" } & SearchExtras)
+  | ({ operation: "top_headlines"; cursor?: "first" | "later" } & SearchExtras)
+  | ({ operation: "stories"; mode: RankingMode | "recent" } & SearchExtras)
+  | { operation: "story" }
   | { operation: "doc" }
+  | { operation: "similar" }
+  | { operation: "entities" }
+  | { operation: "aggregate"; entityIds: number; percentilePass: boolean }
+  | { operation: "watch" }
+  | { operation: "graph_related"; evidence: number; entityIds: number }
+  | { operation: "graph_path"; maxHops: 1 | 2; evidence: number }
+  | { operation: "graph_network"; compare: boolean }
+  | { operation: "graph_exposures"; entities: number; evidence: number }
   | { operation: "free" };
 
-const RANKING_PRICE: Record<RankingMode | "recent", number> = { recent: 1, keyword: 1, semantic: 2, hybrid: 3 };
+const RANKING: Record<RankingMode | "recent", number> = { recent: 1, keyword: 1, semantic: 2, hybrid: 3 };
+
+/** Geographic and amount filters check candidates in batches of 500, up to 2,000. */
+const CANDIDATE_BATCHES = { min: 1, max: 4 };
+
+/** Graph calls pay one credit per index query, at most 16 per call. */
+const GRAPH_QUERY_CAP = 16;
 
 export function priceOf(call: PricedCall): Price {
   const lines: PriceLine[] = [];
   const add = (item: string, min: number, max = min): void => {
-    lines.push({ item, credits: { min, max } });
+    if (max > 0) lines.push({ item, credits: { min, max } });
   };
+
   switch (call.operation) {
     case "search":
-      add(call.mode === "recent" ? "browse" : `${call.mode} ranking`, RANKING_PRICE[call.mode]);
-      addOffset(add, call.offset);
+    case "top_headlines": {
+      const mode = call.operation === "search" ? call.mode : "recent";
+      if (call.cursor === "first") add("cursor page (first)", 1, 2);
+      else if (call.cursor === "later") add("cursor page", 1, 3);
+      else add(mode === "recent" ? "browse" : `${mode} ranking`, RANKING[mode]);
+      addOffset(add, call.offset, 1000);
+      addSearchExtras(add, call);
       break;
-    case "top_headlines":
-      add("browse", 1);
-      addOffset(add, call.offset);
+    }
+    case "stories":
+      add(call.mode === "recent" ? "stories" : `stories, ${call.mode} ranking`, RANKING[call.mode]);
+      addOffset(add, call.offset, 100);
+      addSearchExtras(add, call);
+      break;
+    case "story":
+      add("story expansion", 2);
       break;
     case "doc":
       add("article", 1);
+      break;
+    case "similar":
+      add("similar articles", 2);
+      break;
+    case "entities":
+      // The second, whole-window pass runs only when the first grouped nothing.
+      add("entity resolution", 1, 2);
+      break;
+    case "aggregate":
+      add("aggregation", 1);
+      addEntityIds(add, call.entityIds);
+      if (call.percentilePass) add("percentile pass", 1);
+      break;
+    case "watch":
+      add("watch operation", 1);
+      break;
+    case "graph_related":
+      // indexed_through + resolving the id (1-2) + counting neighbours; then 2 per edge with evidence.
+      addGraph(add, 2 + call.entityIds, 3 + call.entityIds + 2 * call.evidence);
+      break;
+    case "graph_path":
+      if (call.maxHops === 1) addGraph(add, 3, 8);
+      else addGraph(add, 3, call.evidence === 0 ? 9 : GRAPH_QUERY_CAP);
+      break;
+    case "graph_network":
+      addGraph(add, 3, 8);
+      if (call.compare) add("network comparison", 3);
+      break;
+    case "graph_exposures":
+      addGraph(add, 2 + call.entities, 2 + 2 * call.entities + 2 * call.evidence);
       break;
     case "free":
       break;
   }
   return {
-    min: lines.reduce((s, l) => s + l.credits.min, 0),
-    max: lines.reduce((s, l) => s + l.credits.max, 0),
+    min: lines.reduce((sum, line) => sum + line.credits.min, 0),
+    max: lines.reduce((sum, line) => sum + line.credits.max, 0),
     breakdown: lines,
   };
 }
 
-/** 1 credit per full 1,000 rows skipped on /search and /top-headlines. */
-function addOffset(add: (item: string, min: number) => void, offset: number): void {
-  const thousands = Math.floor(offset / 1000);
-  if (thousands > 0) add(`offset ${offset}`, thousands);
+type Add = (item: string, min: number, max?: number) => void;
+
+/** 1 credit per full `per` rows skipped: 1,000 on /search and /top-headlines, 100 on /stories. */
+function addOffset(add: Add, offset: number, per: number): void {
+  const units = Math.floor(offset / per);
+  if (units > 0) add(`offset ${offset}`, units);
+}
+
+function addEntityIds(add: Add, count: number): void {
+  if (count > 0) add(`resolving ${count} entity_id`, count, 2 * count);
+}
+
+function addSearchExtras(add: Add, extras: SearchExtras): void {
+  addEntityIds(add, extras.entityIds);
+  if (extras.candidateFilter) {
+    add("candidate batches", CANDIDATE_BATCHES.min, CANDIDATE_BATCHES.max);
+    add("derived-field check", 1);
+  }
+  if (extras.percentilePass) add("signal_percentile_min threshold pass", 1);
+}
+
+function addGraph(add: Add, min: number, max: number): void {
+  add("graph index queries", Math.min(min, GRAPH_QUERY_CAP), Math.min(max, GRAPH_QUERY_CAP));
+}
+
+/** The range a call across several indexes is charged: what the most expensive index needed, not the sum. */
+export function chargeAcrossIndexes(perIndex: readonly number[]): number {
+  return perIndex.reduce((max, n) => Math.max(max, n), 0);
 }

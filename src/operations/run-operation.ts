@@ -31,9 +31,10 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
   try {
     const params = validateParams(operation, input.params);
     planned = operation.plan(params, caller, deps);
-    const body = await planned.execute();
-    // Prices are fixed per call today, so a call takes its estimate's worst case.
-    const charged = planned.price.max;
+    let took: number | undefined;
+    const body = await planned.execute({ took: (credits) => (took = credits) });
+    // What the call took, never above its estimate nor below its minimum.
+    const charged = Math.min(planned.price.max, Math.max(planned.price.min, took ?? planned.price.max));
     const headers = await deps.accounts.charge(caller, charged);
     return { ok: true, body: withCharge(body, charged), credits_charged: charged, headers };
   } catch (error) {

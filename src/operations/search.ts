@@ -49,7 +49,14 @@ export const searchOperation = defineOperation({
     }
     const offset = params.offset ?? 0;
     return {
-      price: priceOf({ operation: "search", mode: keywords ? (params.mode ?? "keyword") : "recent", offset }),
+      price: priceOf({
+        operation: "search",
+        mode: keywords ? (params.mode ?? "keyword") : "recent",
+        offset,
+        entityIds: 0,
+        candidateFilter: false,
+        percentilePass: false,
+      }),
       execute: () =>
         searchArticles(
           deps.index,

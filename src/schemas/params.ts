@@ -59,4 +59,13 @@ export const Params = {
     default: "full",
   }),
   article_id: Type.String({ minLength: 1, maxLength: 200, description: "Article id, as returned in `id`." }),
+  estimate: Type.Boolean({
+    description:
+      "true: return the call's price (credit range, breakdown, credits remaining, whether it would run now) without running it. Costs 0.",
+  }),
+  max_credits: Type.Integer({
+    minimum: 0,
+    maximum: 1_000_000,
+    description: "Refuse the call at no cost (400 `credit_budget_exceeded`) when its worst case exceeds this many credits.",
+  }),
 } as const;
