@@ -27,6 +27,21 @@ export class AccountService {
 
   /** Spec section 5, rule 3: the key first, then suspension. */
   async authenticate(presented: string | undefined): Promise<Caller> {
+    const caller = await this.identify(presented);
+    if (caller.tenant.suspended) {
+      throw new ApiError(
+        "suspended",
+        `Tenant ${caller.tenant.name} is suspended: its subscription was canceled or its payment failed.`,
+      );
+    }
+    return caller;
+  }
+
+  /**
+   * The key alone: valid, not revoked, not expired. MCP opens a session on this
+   * (a suspended tenant still initializes; its refusal comes on a costly call).
+   */
+  async identify(presented: string | undefined): Promise<Caller> {
     if (!presented) {
       throw new ApiError("unauthorized", "Send your API key in the x-api-key header or as Authorization: Bearer <key>.");
     }
@@ -34,12 +49,6 @@ export class AccountService {
     const now = toStamp(this.clock.now());
     if (!owner || owner.key.revoked_at !== null || (owner.key.expires_at !== null && owner.key.expires_at <= now)) {
       throw new ApiError("unauthorized", "The API key is not valid: unknown, revoked or expired.");
-    }
-    if (owner.tenant.suspended) {
-      throw new ApiError(
-        "suspended",
-        `Tenant ${owner.tenant.name} is suspended: its subscription was canceled or its payment failed.`,
-      );
     }
     return { key: owner.key, tenant: owner.tenant, plan: PLANS[owner.tenant.plan] };
   }
