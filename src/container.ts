@@ -8,6 +8,7 @@ import type { Config } from "./config/config.js";
 import type { OperationDeps } from "./operations/operation.js";
 import type { IndexBackend } from "./ports/index-backend.js";
 import { AccountService } from "./services/accounts/account-service.js";
+import { CreditService } from "./services/accounts/credit-service.js";
 import { IngestService } from "./services/ingest/ingest-service.js";
 import { systemClock, type Clock } from "./shared/clock.js";
 
@@ -17,6 +18,7 @@ import { systemClock, type Clock } from "./shared/clock.js";
 export interface Container extends OperationDeps {
   index: IndexBackend;
   accounts: AccountService;
+  credits: CreditService;
   clock: Clock;
   /** Built on first use: the publisher-country lookup takes a moment to load and only ingest needs it. */
   ingestService(): Promise<IngestService>;
@@ -28,10 +30,12 @@ export function createContainer(config: Config, clock: Clock = systemClock): Con
   const index = new SqliteIndexBackend(config.dataDir);
   const control = new SqliteControlStore(join(config.dataDir, "control.db"));
   const accounts = new AccountService(control, clock);
+  const credits = new CreditService(control, clock);
   let ingest: Promise<IngestService> | undefined;
   return {
     index,
     accounts,
+    credits,
     clock,
     ingestService() {
       ingest ??= PublisherCountryLookup.load().then(

@@ -10,7 +10,13 @@ export const DOCS_DIR = new URL("../docs/", import.meta.url).pathname;
 
 /** Builds the HTTP app on a container and starts listening; closes everything on SIGINT/SIGTERM. */
 export async function serve(container: Container, config: Config, logger: Logger): Promise<FastifyInstance> {
-  const app = await buildApp({ operations: OPERATIONS, deps: container, logger, docsDir: DOCS_DIR });
+  const app = await buildApp({
+    operations: OPERATIONS,
+    deps: container,
+    logger,
+    docsDir: DOCS_DIR,
+    adminToken: config.adminToken,
+  });
   await app.listen({ host: config.host, port: config.port });
   const shutdown = (signal: string): void => {
     logger.info({ signal }, "shutting down");

@@ -90,6 +90,41 @@ describe("newsindex keys", () => {
   });
 });
 
+describe("newsindex tenants and key lifecycle", () => {
+  it("creates, lists, suspends and re-plans tenants; issues short-lived keys; rotates", () => {
+    const dataDir = join(dir, "lifecycle");
+    const run = (...args: string[]) => cli([args[0] as string, args[1] as string, "--data-dir", dataDir, ...args.slice(2)]);
+    expect(run("tenants", "create", "globex", "--plan", "free").status).toBe(0);
+    expect(run("tenants", "create", "globex", "--plan", "free").status).toBe(1);
+    expect(run("tenants", "suspend", "globex").stdout).toContain("suspended");
+    expect(run("tenants", "set-plan", "globex", "scale").stdout).toContain("scale");
+    const tenants = JSON.parse(run("tenants", "list", "--json").stdout) as Array<{
+      name: string;
+      plan: string;
+      suspended: boolean;
+    }>;
+    expect(tenants).toEqual([expect.objectContaining({ name: "globex", plan: "scale", suspended: true })]);
+
+    const short = JSON.parse(run("keys", "create", "--tenant", "globex", "--ttl-hours", "2", "--json").stdout) as {
+      key_id: string;
+      expires_at: string;
+    };
+    expect(short.expires_at).toMatch(/^\d{14}$/);
+    const tooLong = run("keys", "create", "--tenant", "globex", "--ttl-hours", "30");
+    expect(tooLong.status).toBe(1);
+    expect(tooLong.stderr).toContain("at most 24 hours");
+
+    const rotated = JSON.parse(run("keys", "rotate", short.key_id, "--grace-minutes", "0", "--json").stdout) as {
+      key: string;
+      replaces: string;
+    };
+    expect(rotated.replaces).toBe(short.key_id);
+    expect(rotated.key).toMatch(/^nk_/);
+    const keys = JSON.parse(run("keys", "list", "--json").stdout) as Array<{ key_id: string; revoked_at: string | null }>;
+    expect(keys.find((k) => k.key_id === short.key_id)?.revoked_at).toMatch(/^\d{14}$/);
+  });
+});
+
 describe("newsindex start", () => {
   it("ingests the bundled sample and prints a working key on first start only", async () => {
     const dataDir = join(dir, "start");

@@ -5,28 +5,17 @@ import { parseArgs } from "node:util";
 import cliProgress from "cli-progress";
 import { ConfigError, loadConfig, type ConfigOverrides } from "../config/config.js";
 import { createContainer, type Container } from "../container.js";
-import { isPlanId, PLAN_IDS } from "../domain/plans.js";
 import { serve } from "../main.js";
 import type { IngestSummary } from "../services/ingest/ingest-service.js";
+import { ApiError } from "../shared/api-error.js";
 import { createLogger } from "../shared/logger.js";
+import { keysCommand, tenantsCommand } from "./account-commands.js";
+import { USAGE, UsageError } from "./usage.js";
 
 // newsindex ingest | serve | start | keys — the command-line contract.
 
-const USAGE = `Usage:
-  newsindex ingest [--data-dir DIR] FILE...     ingest GKG 2.1 files (.csv, .csv.gz, .csv.zip, BigQuery CSV)
-  newsindex serve  [--data-dir DIR] [--port N] [--host H]
-  newsindex start  [--data-dir DIR] [--port N] [--host H]
-                   first run: ingest the bundled sample and print a demo key; then serve
-  newsindex keys create --tenant NAME --plan PLAN [--json]    PLAN: ${PLAN_IDS.join(", ")}
-  newsindex keys list [--json]
-  newsindex keys revoke KEY_ID
-
-Environment: NEWSINDEX_DATA_DIR (default ./var), PORT (8080), HOST (127.0.0.1), LOG_LEVEL (info).`;
-
 /** The GKG sample shipped with the package. */
 const SAMPLE_DIR = new URL("../../data/gkg/", import.meta.url).pathname;
-
-class UsageError extends Error {}
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -39,6 +28,8 @@ async function main(argv: string[]): Promise<number> {
       host: { type: "string" },
       tenant: { type: "string" },
       plan: { type: "string" },
+      "ttl-hours": { type: "string" },
+      "grace-minutes": { type: "string" },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -88,65 +79,16 @@ async function main(argv: string[]): Promise<number> {
       return -1;
     }
     case "keys":
-      return keys(positionals, values, config);
+    case "tenants": {
+      const container = createContainer(config);
+      try {
+        return await (command === "keys" ? keysCommand : tenantsCommand)(container.accounts, positionals, values);
+      } finally {
+        await container.close();
+      }
+    }
     default:
       throw new UsageError(`unknown command: ${command}`);
-  }
-}
-
-async function keys(
-  positionals: string[],
-  values: { tenant?: string | undefined; plan?: string | undefined; json?: boolean | undefined },
-  config: ReturnType<typeof loadConfig>,
-): Promise<number> {
-  const [verb, arg] = positionals;
-  const container = createContainer(config);
-  try {
-    switch (verb) {
-      case "create": {
-        if (!values.tenant) throw new UsageError("keys create needs --tenant NAME");
-        if (!values.plan || !isPlanId(values.plan))
-          throw new UsageError(`keys create needs --plan, one of: ${PLAN_IDS.join(", ")}`);
-        const issued = await container.accounts.issueKey(values.tenant, values.plan);
-        const out = {
-          key: issued.key,
-          key_id: issued.record.key_id,
-          tenant: issued.tenant.name,
-          plan: issued.tenant.plan,
-          prefix: issued.record.prefix,
-          created_at: issued.record.created_at,
-        };
-        if (values.json) console.log(JSON.stringify(out));
-        else
-          console.log(`Created ${out.key_id} for tenant ${out.tenant} (plan ${out.plan}). The key, shown this once:\n${out.key}`);
-        return 0;
-      }
-      case "list": {
-        const list = await container.accounts.listKeys();
-        if (values.json) {
-          console.log(JSON.stringify(list));
-          return 0;
-        }
-        for (const k of list) {
-          const state = k.revoked_at ? `revoked ${k.revoked_at}` : k.expires_at ? `expires ${k.expires_at}` : "active";
-          console.log(`${k.key_id}\t${k.prefix}…\t${k.tenant}\t${k.plan}\t${k.created_at}\t${state}`);
-        }
-        return 0;
-      }
-      case "revoke": {
-        if (!arg) throw new UsageError("keys revoke needs KEY_ID");
-        if (await container.accounts.revokeKey(arg)) {
-          console.log(`revoked ${arg}`);
-          return 0;
-        }
-        console.error(`no live key with id ${arg}`);
-        return 1;
-      }
-      default:
-        throw new UsageError(`unknown keys verb: ${verb ?? "(none)"}`);
-    }
-  } finally {
-    await container.close();
   }
 }
 
@@ -194,6 +136,11 @@ main(process.argv.slice(2)).then(
     if (error instanceof UsageError || error instanceof ConfigError || badArgs) {
       console.error(`newsindex: ${error.message}\n\n${USAGE}`);
       process.exitCode = 2;
+      return;
+    }
+    if (error instanceof ApiError) {
+      console.error(`newsindex: ${error.detail}`);
+      process.exitCode = 1;
       return;
     }
     console.error(`newsindex: ${error instanceof Error ? error.message : String(error)}`);

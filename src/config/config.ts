@@ -12,6 +12,8 @@ export const ConfigSchema = Type.Object({
   logLevel: Type.Union(["fatal", "error", "warn", "info", "debug", "trace", "silent"].map((l) => Type.Literal(l))),
   /** Rows per write transaction at ingest. */
   ingestBatchSize: Type.Integer({ minimum: 1, maximum: 100_000 }),
+  /** Operator token for /admin; the operator API is off without one. */
+  adminToken: Type.Optional(Type.String({ minLength: 16 })),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -28,12 +30,17 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
     port: overrides.port ?? numberOrRaw(env.PORT) ?? 8080,
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? "info",
     ingestBatchSize: overrides.ingestBatchSize ?? numberOrRaw(env.NEWSINDEX_INGEST_BATCH) ?? 2000,
+    ...optional("adminToken", overrides.adminToken ?? env.NEWSINDEX_ADMIN_TOKEN),
   };
   if (!Value.Check(ConfigSchema, raw)) {
     const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => `${e.path.slice(1) || "config"}: ${e.message}`);
     throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
   }
   return { ...raw, dataDir: resolve(raw.dataDir) };
+}
+
+function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
+  return value === undefined || value === "" ? {} : ({ [key]: value } as Record<K, string>);
 }
 
 function numberOrRaw(value: string | undefined): number | string | undefined {

@@ -8,6 +8,8 @@ export interface Plan {
   id: PlanId;
   /** Per-minute credit rate; the bucket refills continuously. */
   credits_per_minute: number;
+  /** Free calls (previews, /account, MCP initialize and tools/list) and refused requests per minute. */
+  messages_per_minute: number;
   /** Credits included each calendar month (UTC); 0 means unlimited. */
   credits_limit: number;
   /** True: the key stops at its allocation. False: overage is billed. */
@@ -23,6 +25,7 @@ export interface Plan {
 export const PLANS: Readonly<Record<PlanId, Plan>> = {
   free: {
     id: "free",
+    messages_per_minute: 60,
     credits_per_minute: 30,
     credits_limit: 1_000,
     hard_cap: true,
@@ -32,6 +35,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
   },
   build: {
     id: "build",
+    messages_per_minute: 300,
     credits_per_minute: 300,
     credits_limit: 50_000,
     hard_cap: false,
@@ -41,6 +45,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
   },
   scale: {
     id: "scale",
+    messages_per_minute: 1200,
     credits_per_minute: 1_500,
     credits_limit: 500_000,
     hard_cap: false,
@@ -50,6 +55,7 @@ export const PLANS: Readonly<Record<PlanId, Plan>> = {
   },
   archive: {
     id: "archive",
+    messages_per_minute: 3000,
     credits_per_minute: 3_000,
     credits_limit: 0,
     hard_cap: false,

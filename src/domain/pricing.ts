@@ -1,5 +1,7 @@
 // Credit prices (spec document 1 section 8; document 2 section 8) as one pure
-// function of a validated call. It runs before any work and returns the range
+// function of a validated call. A price is per call, whatever the number of
+// monthly indexes it reads: a call across several is charged what the most
+// expensive one needed, never the sum. It runs before any work and returns the range
 // the call can cost, with a breakdown; the charge after running is what the
 // call took, held within this range. Where the spec leaves a figure "not
 // shown", the choice is made here once and served in /docs/completeness.md.
@@ -147,9 +149,4 @@ function addSearchExtras(add: Add, extras: SearchExtras): void {
 
 function addGraph(add: Add, min: number, max: number): void {
   add("graph index queries", Math.min(min, GRAPH_QUERY_CAP), Math.min(max, GRAPH_QUERY_CAP));
-}
-
-/** The range a call across several indexes is charged: what the most expensive index needed, not the sum. */
-export function chargeAcrossIndexes(perIndex: readonly number[]): number {
-  return perIndex.reduce((max, n) => Math.max(max, n), 0);
 }

@@ -13,6 +13,7 @@ import { ApiError } from "../shared/api-error.js";
 import type { Logger } from "../shared/logger.js";
 import { presentedKey } from "./api-key.js";
 import { sendApiError, sendUnexpectedError } from "./error-reply.js";
+import { registerAdminRoutes } from "./admin-routes.js";
 import { buildOpenApi } from "./openapi.js";
 
 // The REST door. Routes are generated from the operations registry and served
@@ -24,6 +25,8 @@ export interface AppOptions {
   logger: Logger;
   /** Folder of the public markdown docs and llms.txt. */
   docsDir: string;
+  /** Operator token; the /admin API is served only when one is set. */
+  adminToken?: string | undefined;
 }
 
 const VERSION_PREFIXES = ["", "/v1"];
@@ -53,6 +56,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       app.get(prefix + fastifyPath(operation.path), (request, reply) => handle(operation, request, reply, deps));
     }
   }
+
+  if (options.adminToken) registerAdminRoutes(app, { token: options.adminToken, accounts: deps.accounts, credits: deps.credits });
 
   app.setNotFoundHandler(async (request, reply) => {
     // Every path that is not public answers 401 without a valid key, even one that does not exist.

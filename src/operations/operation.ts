@@ -3,6 +3,7 @@ import type { Price } from "../domain/pricing.js";
 import { Params } from "../schemas/params.js";
 import type { IndexBackend } from "../ports/index-backend.js";
 import type { AccountService, Caller } from "../services/accounts/account-service.js";
+import type { CreditService } from "../services/accounts/credit-service.js";
 import type { Clock } from "../shared/clock.js";
 
 // One descriptor per endpoint. REST routes, the OpenAPI document and MCP tools
@@ -11,6 +12,7 @@ import type { Clock } from "../shared/clock.js";
 export interface OperationDeps {
   index: IndexBackend;
   accounts: AccountService;
+  credits: CreditService;
   clock: Clock;
 }
 

@@ -1,6 +1,7 @@
+import { getAccountOperation } from "./get-account.js";
 import { getArticleOperation } from "./get-article.js";
 import type { Operation } from "./operation.js";
 import { searchOperation } from "./search.js";
 
 /** Every endpoint, once. REST routes, OpenAPI and MCP tools are generated from this list. */
-export const OPERATIONS: readonly Operation[] = [searchOperation, getArticleOperation];
+export const OPERATIONS: readonly Operation[] = [searchOperation, getArticleOperation, getAccountOperation];

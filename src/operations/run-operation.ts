@@ -1,11 +1,13 @@
 import { ApiError } from "../shared/api-error.js";
 import type { Caller } from "../services/accounts/account-service.js";
+import type { Hold } from "../services/accounts/credit-service.js";
 import type { Operation, OperationDeps, PlannedCall } from "./operation.js";
 import { validateParams } from "./validate-params.js";
 
-// Every priced call, whichever door it came in (REST or MCP), runs here, in the
-// spec's order (section 5, rule 3): key, suspension, parameters, price, budgets,
-// run, charge. Validation happens before any work and is never charged.
+// Every call, whichever door it came in (REST or MCP), runs here, in the spec's
+// order (section 5, rule 3): key, suspension, parameters, price, max_credits,
+// monthly credits, this minute's credits; then run and charge what it took.
+// Validation happens before any work and is never charged.
 
 export interface CallInput {
   /** The API key as presented; undefined when none was sent. */
@@ -27,27 +29,64 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
     throw error;
   }
 
-  let planned: PlannedCall | undefined;
+  let planned: PlannedCall;
+  let hold: Hold | undefined;
   try {
     const params = validateParams(operation, input.params);
     planned = operation.plan(params, caller, deps);
-    let took: number | undefined;
+    const maxCredits = params.max_credits as number | undefined;
+    if (maxCredits !== undefined && planned.price.max > maxCredits) {
+      throw new ApiError(
+        "credit_budget_exceeded",
+        `This call can cost up to ${planned.price.max} credits, more than max_credits=${maxCredits}. Nothing ran and nothing was charged.`,
+        { credits: { min: planned.price.min, max: planned.price.max }, max_credits: maxCredits },
+      );
+    }
+    if (params.estimate === true || operation.free) {
+      await deps.credits.admitMessage(caller);
+      const body =
+        params.estimate === true
+          ? await deps.credits.preview(caller, operation.name, planned.price)
+          : await planned.execute({ took: () => undefined });
+      return { ok: true, body: withCharge(body, 0), credits_charged: 0, headers: await deps.credits.headers(caller) };
+    }
+    hold = await deps.credits.reserve(caller, planned.price);
+  } catch (error) {
+    if (error instanceof ApiError) return refuse(caller, error, deps);
+    throw error;
+  }
+
+  let took: number | undefined;
+  try {
     const body = await planned.execute({ took: (credits) => (took = credits) });
     // What the call took, never above its estimate nor below its minimum.
     const charged = Math.min(planned.price.max, Math.max(planned.price.min, took ?? planned.price.max));
-    const headers = await deps.accounts.charge(caller, charged);
-    return { ok: true, body: withCharge(body, charged), credits_charged: charged, headers };
+    return { ok: true, body: withCharge(body, charged), credits_charged: charged, headers: await deps.credits.settle(hold, charged) };
   } catch (error) {
-    if (!(error instanceof ApiError)) throw error;
-    // A 404 is charged the operation's minimum; every other refusal or error nothing.
-    const charged = error.code === "not_found" && planned ? planned.price.min : 0;
-    const headers = await deps.accounts.charge(caller, charged);
-    return { ok: false, error, headers };
+    // A 404 is charged the operation's minimum; any other error nothing.
+    const charged = error instanceof ApiError && error.code === "not_found" ? planned.price.min : 0;
+    const headers = await deps.credits.settle(hold, charged);
+    if (error instanceof ApiError) return { ok: false, error, headers };
+    throw error;
   }
+}
+
+/** A refused request takes a message token; past the message rate, the refusal becomes message_rate_limited. */
+async function refuse(caller: Caller, error: ApiError, deps: OperationDeps): Promise<CallOutcome> {
+  let answer = error;
+  if (error.code !== "message_rate_limited") {
+    try {
+      await deps.credits.admitMessage(caller);
+    } catch (limited) {
+      if (!(limited instanceof ApiError)) throw limited;
+      answer = limited;
+    }
+  }
+  return { ok: false, error: answer, headers: await deps.credits.headers(caller) };
 }
 
 /** Puts `credits_charged` just before `attribution`, where the spec lists it. */
 function withCharge(body: object, charged: number): Record<string, unknown> {
-  const { attribution, ...rest } = body as Record<string, unknown>;
+  const { attribution, credits_charged: _previous, ...rest } = body as Record<string, unknown>;
   return attribution === undefined ? { ...rest, credits_charged: charged } : { ...rest, credits_charged: charged, attribution };
 }

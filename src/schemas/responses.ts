@@ -1,5 +1,6 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { SOURCE_TYPES, type Article, type ArticleDetail } from "../domain/article.js";
+import { PLAN_IDS } from "../domain/plans.js";
 import { ERROR_STATUS } from "../shared/api-error.js";
 
 // Response shapes of the public contract (spec section 2), for OpenAPI and MCP
@@ -130,6 +131,25 @@ export const SearchResponseSchema = Type.Object(
 export const ArticleDetailResponseSchema = Type.Composite(
   [ArticleDetailSchema, Type.Object({ credits_charged: Type.Integer(), attribution: Type.String() })],
   { $id: "ArticleDetailResponse" },
+);
+
+export const AccountSchema = Type.Object(
+  {
+    tenant: Type.String(),
+    plan: Type.Union(PLAN_IDS.map((p) => Type.Literal(p))),
+    credits_per_minute: Type.Integer(),
+    credits_limit: Type.Integer({ description: "Included this month; 0 means unlimited." }),
+    credits_used: Type.Integer(),
+    credits_remaining: Nullable(Type.Integer({ description: "Null when unlimited." })),
+    credits_reset_secs: Type.Integer({ description: "Seconds until the monthly allocation renews (UTC month start)." }),
+    period_start: Type.Integer({ description: "Unix timestamp of the start of the current month, UTC." }),
+    hard_cap: Type.Boolean(),
+    metered_billing: Type.Boolean(),
+    history_days: Nullable(Type.Integer()),
+    credits_charged: Type.Integer(),
+    attribution: Type.String(),
+  },
+  { $id: "Account" },
 );
 
 export const ErrorBodySchema = Type.Object(

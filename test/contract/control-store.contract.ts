@@ -50,18 +50,63 @@ export function describeControlStoreContract(name: string, create: () => Promise
       expect((await store.listKeys(tenant.id)).map((k) => k.key_id)).toEqual(["key_1"]);
     });
 
-    it("counts credits per month exactly, refills the minute bucket continuously, and survives a restart", async () => {
+    it("reserves only what both budgets allow, changes nothing on a refusal, and releases exactly", async () => {
       const tenant = await store.createTenant("counted", "free");
       const t0 = 1_800_000_000_000;
-      expect(await store.charge(tenant.id, 3, "202611", 30, t0)).toEqual({ credits_used: 3, minute_tokens: 27 });
-      expect(await store.charge(tenant.id, 2, "202611", 30, t0)).toEqual({ credits_used: 5, minute_tokens: 25 });
-      // 30 per minute refills 1 credit every 2 seconds, up to the minute's 30.
-      expect((await store.creditState(tenant.id, "202611", 30, t0 + 4_000)).minute_tokens).toBeCloseTo(27);
-      expect((await store.creditState(tenant.id, "202611", 30, t0 + 600_000)).minute_tokens).toBe(30);
-      expect((await store.creditState(tenant.id, "202612", 30, t0)).credits_used).toBe(0);
+      const rates = { creditsPerMinute: 30 };
+      const base = { tenantId: tenant.id, period: "202611", rates, monthlyCap: 40 };
+      expect(await store.reserve({ ...base, nowMs: t0, credits: 3, minuteNeeded: 3 })).toEqual({
+        admitted: true,
+        state: { credits_used: 3, minute_tokens: 27 },
+      });
+      // The minute bucket refuses, and nothing moves.
+      const refused = await store.reserve({ ...base, nowMs: t0, credits: 28, minuteNeeded: 28 });
+      expect(refused).toEqual({ admitted: false, refusedBy: "minute", state: { credits_used: 3, minute_tokens: 27 } });
+      // The monthly cap refuses before the bucket is looked at.
+      expect((await store.reserve({ ...base, nowMs: t0, credits: 38, minuteNeeded: 1 })).admitted).toBe(false);
+      expect(
+        ((await store.reserve({ ...base, nowMs: t0, credits: 38, minuteNeeded: 1 })) as { refusedBy: string }).refusedBy,
+      ).toBe("monthly");
+      // Releasing gives back to both counters; the bucket never exceeds its size.
+      expect(await store.release(tenant.id, "202611", 2, rates, t0)).toEqual({ credits_used: 1, minute_tokens: 29 });
+      // 30 per minute refills one credit every 2 s.
+      expect((await store.creditState(tenant.id, "202611", rates, t0 + 4_000)).minute_tokens).toBeCloseTo(30);
+      // A call larger than the bucket may take it negative; the refill pays it back.
+      const big = await store.reserve({ ...base, monthlyCap: null, nowMs: t0 + 60_000, credits: 100, minuteNeeded: 30 });
+      expect(big).toEqual({ admitted: true, state: { credits_used: 101, minute_tokens: -70 } });
+      expect((await store.creditState(tenant.id, "202611", rates, t0 + 60_000 + 120_000)).minute_tokens).toBeCloseTo(-10);
+      expect((await store.creditState(tenant.id, "202612", rates, t0)).credits_used).toBe(0);
 
       store = await fixture.reopen();
-      expect((await store.creditState(tenant.id, "202611", 30, t0)).credits_used).toBe(5);
+      expect((await store.creditState(tenant.id, "202611", rates, t0)).credits_used).toBe(101);
+    });
+
+    it("admits messages up to the rate, refilled continuously", async () => {
+      const tenant = await store.createTenant("chatty", "free");
+      const t0 = 1_800_000_000_000;
+      const results = [];
+      for (let i = 0; i < 4; i++) results.push((await store.takeMessage(tenant.id, 3, t0)).admitted);
+      expect(results).toEqual([true, true, true, false]);
+      expect((await store.takeMessage(tenant.id, 3, t0 + 20_000)).admitted).toBe(true);
+    });
+
+    it("changes plan and suspension, and expires keys", async () => {
+      const tenant = await store.createTenant("mutable", "free");
+      await store.setPlan(tenant.id, "scale");
+      await store.setSuspended(tenant.id, true);
+      expect(await store.findTenant("mutable")).toMatchObject({ plan: "scale", suspended: true });
+      const record = {
+        key_id: "key_x",
+        tenant_id: tenant.id,
+        prefix: "nk_x",
+        created_at: "20261122000000",
+        expires_at: null,
+        revoked_at: null,
+      };
+      await store.insertKey(record, "hash-x");
+      expect(await store.expireKey("key_x", "20261122003000")).toBe(true);
+      expect(await store.findKey("key_x")).toMatchObject({ expires_at: "20261122003000" });
+      expect(await store.expireKey("key_missing", "20261122003000")).toBe(false);
     });
   });
 }

@@ -37,7 +37,14 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-export async function startTestServer(options: { files?: string[]; plans?: PlanId[]; clock?: Clock } = {}): Promise<TestServer> {
+export interface TestServerOptions {
+  files?: string[];
+  plans?: PlanId[];
+  clock?: Clock;
+  adminToken?: string;
+}
+
+export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "newsindex-test-"));
   const config = loadConfig({}, { dataDir, port: 0, host: "127.0.0.1", logLevel: "silent" });
   const container = createContainer(config, options.clock);
@@ -46,7 +53,13 @@ export async function startTestServer(options: { files?: string[]; plans?: PlanI
   for (const plan of new Set<PlanId>(["archive", ...(options.plans ?? [])])) {
     keys[plan] = (await container.accounts.issueKey(`${plan}-tenant`, plan)).key;
   }
-  const app = await buildApp({ operations: OPERATIONS, deps: container, logger: createLogger("silent"), docsDir: DOCS_DIR });
+  const app = await buildApp({
+    operations: OPERATIONS,
+    deps: container,
+    logger: createLogger("silent"),
+    docsDir: DOCS_DIR,
+    adminToken: options.adminToken,
+  });
   await app.listen({ host: "127.0.0.1", port: 0 });
   const address = app.server.address();
   if (address === null || typeof address === "string") throw new Error("server did not bind a TCP port");

@@ -2,7 +2,17 @@ import { randomUUID } from "node:crypto";
 import Database from "better-sqlite3";
 import { StatementCache } from "./statement-cache.js";
 import type { PlanId } from "../../domain/plans.js";
-import type { ApiKeyRecord, ControlStore, CreditState, KeyOwner, Tenant } from "../../ports/control-store.js";
+import type {
+  ApiKeyRecord,
+  ControlStore,
+  CreditState,
+  KeyOwner,
+  MessageAdmission,
+  Rates,
+  Reservation,
+  Reserve,
+  Tenant,
+} from "../../ports/control-store.js";
 import { toStamp } from "../../shared/timestamps.js";
 
 // control.db: tenants, keys (hash only) and durable credit counters.
@@ -31,10 +41,15 @@ CREATE TABLE IF NOT EXISTS credit_months (
   credits_used INTEGER NOT NULL DEFAULT 0,
   PRIMARY KEY (tenant_id, period)
 );
-CREATE TABLE IF NOT EXISTS credit_buckets (
-  tenant_id TEXT PRIMARY KEY REFERENCES tenants(id),
+-- Continuously refilling buckets: 'credits' (per-minute credits) and 'messages'
+-- (free calls and refused requests). Tokens may go negative after a call larger
+-- than a minute's credits; the refill pays that back.
+CREATE TABLE IF NOT EXISTS buckets (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id),
+  kind TEXT NOT NULL,
   tokens REAL NOT NULL,
-  updated_ms INTEGER NOT NULL
+  updated_ms INTEGER NOT NULL,
+  PRIMARY KEY (tenant_id, kind)
 );
 `;
 
@@ -131,31 +146,81 @@ export class SqliteControlStore implements ControlStore {
     return result.changes > 0;
   }
 
-  async charge(tenantId: string, credits: number, period: string, perMinute: number, nowMs: number): Promise<CreditState> {
+  async setPlan(tenantId: string, plan: PlanId): Promise<void> {
+    this.statements.get("UPDATE tenants SET plan = ? WHERE id = ?").run(plan, tenantId);
+  }
+
+  async setSuspended(tenantId: string, suspended: boolean): Promise<void> {
+    this.statements.get("UPDATE tenants SET suspended = ? WHERE id = ?").run(suspended ? 1 : 0, tenantId);
+  }
+
+  async findKey(keyId: string): Promise<ApiKeyRecord | undefined> {
+    const row = this.statements
+      .get("SELECT key_id, tenant_id, prefix, created_at, expires_at, revoked_at FROM api_keys WHERE key_id = ?")
+      .get(keyId) as KeyRow | undefined;
+    return row && toKey(row);
+  }
+
+  async expireKey(keyId: string, at: string): Promise<boolean> {
+    const result = this.statements
+      .get(
+        "UPDATE api_keys SET expires_at = ? WHERE key_id = ? AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?)",
+      )
+      .run(at, keyId, at);
+    return result.changes > 0;
+  }
+
+  async reserve(request: Reserve): Promise<Reservation> {
+    const { tenantId, period, nowMs, rates, credits } = request;
     return this.db
-      .transaction(() => {
-        if (credits > 0) {
-          this.statements
-            .get(
-              `INSERT INTO credit_months (tenant_id, period, credits_used) VALUES (?, ?, ?)
-             ON CONFLICT (tenant_id, period) DO UPDATE SET credits_used = credits_used + excluded.credits_used`,
-            )
-            .run(tenantId, period, credits);
+      .transaction((): Reservation => {
+        const used = this.monthUsed(tenantId, period);
+        const tokens = this.refilled(tenantId, "credits", rates.creditsPerMinute, nowMs);
+        if (request.monthlyCap !== null && used + credits > request.monthlyCap) {
+          return { admitted: false, refusedBy: "monthly", state: { credits_used: used, minute_tokens: tokens } };
         }
-        const tokens = this.refilledTokens(tenantId, perMinute, nowMs) - credits;
-        this.statements
-          .get(
-            `INSERT INTO credit_buckets (tenant_id, tokens, updated_ms) VALUES (?, ?, ?)
-           ON CONFLICT (tenant_id) DO UPDATE SET tokens = excluded.tokens, updated_ms = excluded.updated_ms`,
-          )
-          .run(tenantId, tokens, nowMs);
-        return { credits_used: this.monthUsed(tenantId, period), minute_tokens: tokens };
+        if (tokens < request.minuteNeeded) {
+          return { admitted: false, refusedBy: "minute", state: { credits_used: used, minute_tokens: tokens } };
+        }
+        this.addToMonth(tenantId, period, credits);
+        this.setBucket(tenantId, "credits", tokens - credits, nowMs);
+        return { admitted: true, state: { credits_used: used + credits, minute_tokens: tokens - credits } };
       })
       .immediate();
   }
 
-  async creditState(tenantId: string, period: string, perMinute: number, nowMs: number): Promise<CreditState> {
-    return { credits_used: this.monthUsed(tenantId, period), minute_tokens: this.refilledTokens(tenantId, perMinute, nowMs) };
+  async release(tenantId: string, period: string, credits: number, rates: Rates, nowMs: number): Promise<CreditState> {
+    return this.db
+      .transaction((): CreditState => {
+        if (credits > 0) {
+          this.addToMonth(tenantId, period, -credits);
+          const tokens = this.refilled(tenantId, "credits", rates.creditsPerMinute, nowMs);
+          this.setBucket(tenantId, "credits", Math.min(rates.creditsPerMinute, tokens + credits), nowMs);
+        }
+        return {
+          credits_used: this.monthUsed(tenantId, period),
+          minute_tokens: this.refilled(tenantId, "credits", rates.creditsPerMinute, nowMs),
+        };
+      })
+      .immediate();
+  }
+
+  async creditState(tenantId: string, period: string, rates: Rates, nowMs: number): Promise<CreditState> {
+    return {
+      credits_used: this.monthUsed(tenantId, period),
+      minute_tokens: this.refilled(tenantId, "credits", rates.creditsPerMinute, nowMs),
+    };
+  }
+
+  async takeMessage(tenantId: string, perMinute: number, nowMs: number): Promise<MessageAdmission> {
+    return this.db
+      .transaction((): MessageAdmission => {
+        const tokens = this.refilled(tenantId, "messages", perMinute, nowMs);
+        if (tokens < 1) return { admitted: false, remaining: 0 };
+        this.setBucket(tenantId, "messages", tokens - 1, nowMs);
+        return { admitted: true, remaining: Math.floor(tokens - 1) };
+      })
+      .immediate();
   }
 
   async close(): Promise<void> {
@@ -169,13 +234,32 @@ export class SqliteControlStore implements ControlStore {
     return row?.credits_used ?? 0;
   }
 
-  /** The bucket refills continuously at perMinute/60 per second, up to perMinute. */
-  private refilledTokens(tenantId: string, perMinute: number, nowMs: number): number {
-    const row = this.statements.get("SELECT tokens, updated_ms FROM credit_buckets WHERE tenant_id = ?").get(tenantId) as
-      { tokens: number; updated_ms: number } | undefined;
+  private addToMonth(tenantId: string, period: string, credits: number): void {
+    this.statements
+      .get(
+        `INSERT INTO credit_months (tenant_id, period, credits_used) VALUES (?, ?, ?)
+         ON CONFLICT (tenant_id, period) DO UPDATE SET credits_used = credits_used + excluded.credits_used`,
+      )
+      .run(tenantId, period, credits);
+  }
+
+  /** A bucket refills continuously at perMinute/60 per second, up to perMinute; a new bucket is full. */
+  private refilled(tenantId: string, kind: string, perMinute: number, nowMs: number): number {
+    const row = this.statements
+      .get("SELECT tokens, updated_ms FROM buckets WHERE tenant_id = ? AND kind = ?")
+      .get(tenantId, kind) as { tokens: number; updated_ms: number } | undefined;
     if (!row) return perMinute;
     const elapsed = Math.max(0, nowMs - row.updated_ms);
     return Math.min(perMinute, row.tokens + (elapsed * perMinute) / 60_000);
+  }
+
+  private setBucket(tenantId: string, kind: string, tokens: number, nowMs: number): void {
+    this.statements
+      .get(
+        `INSERT INTO buckets (tenant_id, kind, tokens, updated_ms) VALUES (?, ?, ?, ?)
+         ON CONFLICT (tenant_id, kind) DO UPDATE SET tokens = excluded.tokens, updated_ms = excluded.updated_ms`,
+      )
+      .run(tenantId, kind, tokens, nowMs);
   }
 }
 

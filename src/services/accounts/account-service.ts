@@ -4,7 +4,6 @@ import { ApiError } from "../../shared/api-error.js";
 import type { Clock } from "../../shared/clock.js";
 import { toStamp } from "../../shared/timestamps.js";
 import { generateKey, generateKeyId, hashKey } from "./api-keys.js";
-import { creditHeaders, creditPeriod } from "./credit-headers.js";
 
 /** Who is calling: the key, its tenant and the tenant's plan. */
 export interface Caller {
@@ -12,6 +11,11 @@ export interface Caller {
   tenant: Tenant;
   plan: Plan;
 }
+
+/** Short-lived keys (spec section 5, rule 7). */
+export const MAX_TTL_HOURS = 24;
+/** The longest overlap a rotation allows. */
+export const MAX_GRACE_MINUTES = 7 * 24 * 60;
 
 export interface IssuedKey {
   key: string;
@@ -53,29 +57,95 @@ export class AccountService {
     return { key: owner.key, tenant: owner.tenant, plan: PLANS[owner.tenant.plan] };
   }
 
-  /** Issues a key for a tenant, creating the tenant on the given plan when it does not exist yet. */
-  async issueKey(tenantName: string, plan: PlanId): Promise<IssuedKey> {
-    const existing = await this.store.findTenant(tenantName);
-    if (existing && existing.plan !== plan) {
-      throw new Error(`tenant ${tenantName} exists on plan ${existing.plan}; every key of a tenant shares its plan`);
-    }
-    const tenant = existing ?? (await this.store.createTenant(tenantName, plan));
-    const { key, prefix } = generateKey();
-    const record: ApiKeyRecord = {
-      key_id: generateKeyId(),
-      tenant_id: tenant.id,
-      prefix,
-      created_at: toStamp(this.clock.now()),
-      expires_at: null,
-      revoked_at: null,
-    };
-    await this.store.insertKey(record, hashKey(key));
-    return { key, record, tenant };
+  async createTenant(name: string, plan: PlanId): Promise<Tenant> {
+    if (await this.store.findTenant(name)) throw new ApiError("invalid_parameter", `A tenant named ${name} exists already.`);
+    return this.store.createTenant(name, plan);
   }
 
-  async listKeys(): Promise<Array<ApiKeyRecord & { tenant: string; plan: PlanId }>> {
+  async listTenants(): Promise<Tenant[]> {
+    return this.store.listTenants();
+  }
+
+  async tenant(name: string): Promise<Tenant> {
+    const tenant = await this.store.findTenant(name);
+    if (!tenant) throw new ApiError("not_found", `No tenant is named ${name}.`);
+    return tenant;
+  }
+
+  /** Every key of the tenant moves with it: keys share the tenant's plan and credits. */
+  async setPlan(name: string, plan: PlanId): Promise<Tenant> {
+    const tenant = await this.tenant(name);
+    await this.store.setPlan(tenant.id, plan);
+    return { ...tenant, plan };
+  }
+
+  /** Suspension (canceled subscription, failed payment) refuses every key with 402 until resumed. */
+  async setSuspended(name: string, suspended: boolean): Promise<Tenant> {
+    const tenant = await this.tenant(name);
+    await this.store.setSuspended(tenant.id, suspended);
+    return { ...tenant, suspended };
+  }
+
+  /**
+   * Issues a key for a tenant, creating the tenant on `plan` when it does not
+   * exist yet (an existing tenant keeps its plan: every key shares it). A
+   * short-lived key expires after `ttlHours`, at most 24.
+   */
+  async issueKey(tenantName: string, plan: PlanId | undefined, options: { ttlHours?: number } = {}): Promise<IssuedKey> {
+    const { ttlHours } = options;
+    if (ttlHours !== undefined && !(ttlHours > 0 && ttlHours <= MAX_TTL_HOURS)) {
+      throw new ApiError(
+        "invalid_parameter",
+        `A short-lived key lives more than 0 and at most ${MAX_TTL_HOURS} hours; got ${ttlHours}.`,
+      );
+    }
+    const existing = await this.store.findTenant(tenantName);
+    if (existing && plan !== undefined && existing.plan !== plan) {
+      throw new ApiError(
+        "invalid_parameter",
+        `Tenant ${tenantName} is on plan ${existing.plan}; every key of a tenant shares its plan. Change the tenant's plan instead.`,
+      );
+    }
+    if (!existing && plan === undefined)
+      throw new ApiError("not_found", `No tenant is named ${tenantName}; give a plan to create it.`);
+    const tenant = existing ?? (await this.store.createTenant(tenantName, plan as PlanId));
+    const nowMs = this.clock.now();
+    return this.insertKey(tenant, nowMs, ttlHours === undefined ? null : toStamp(nowMs + ttlHours * 3_600_000));
+  }
+
+  /**
+   * Rotation issues the new key before the old one stops: the old key keeps
+   * working for `graceMinutes` (0: revoked at once), so clients can switch
+   * without a failed call. The new key inherits the old one's expiry, if any.
+   */
+  async rotateKey(keyId: string, graceMinutes: number): Promise<IssuedKey & { replaced: ApiKeyRecord }> {
+    const old = await this.store.findKey(keyId);
+    const nowMs = this.clock.now();
+    const now = toStamp(nowMs);
+    if (!old || old.revoked_at !== null || (old.expires_at !== null && old.expires_at <= now)) {
+      throw new ApiError("not_found", `No live key has the id ${keyId}.`);
+    }
+    if (!(Number.isInteger(graceMinutes) && graceMinutes >= 0 && graceMinutes <= MAX_GRACE_MINUTES)) {
+      throw new ApiError(
+        "invalid_parameter",
+        `The grace period is a whole number of minutes from 0 to ${MAX_GRACE_MINUTES}; got ${graceMinutes}.`,
+      );
+    }
+    const tenant = (await this.store.listTenants()).find((t) => t.id === old.tenant_id);
+    if (!tenant) throw new ApiError("not_found", `The tenant of key ${keyId} no longer exists.`);
+    const issued = await this.insertKey(tenant, nowMs, old.expires_at);
+    if (graceMinutes === 0) await this.store.revokeKey(keyId, now);
+    else {
+      const end = toStamp(nowMs + graceMinutes * 60_000);
+      if (old.expires_at === null || old.expires_at > end) await this.store.expireKey(keyId, end);
+    }
+    return { ...issued, replaced: (await this.store.findKey(keyId)) ?? old };
+  }
+
+  async listKeys(tenantName?: string): Promise<Array<ApiKeyRecord & { tenant: string; plan: PlanId }>> {
     const tenants = new Map((await this.store.listTenants()).map((t) => [t.id, t]));
-    return (await this.store.listKeys()).map((k) => {
+    const only = tenantName === undefined ? undefined : (await this.tenant(tenantName)).id;
+    return (await this.store.listKeys(only)).map((k) => {
       const tenant = tenants.get(k.tenant_id);
       return { ...k, tenant: tenant?.name ?? k.tenant_id, plan: tenant?.plan ?? "free" };
     });
@@ -89,10 +159,17 @@ export class AccountService {
     return (await this.store.listTenants()).length;
   }
 
-  /** Records what a call took and returns the credit headers after it. */
-  async charge(caller: Caller, credits: number): Promise<Record<string, string>> {
-    const nowMs = this.clock.now();
-    const state = await this.store.charge(caller.tenant.id, credits, creditPeriod(nowMs), caller.plan.credits_per_minute, nowMs);
-    return creditHeaders({ plan: caller.plan, state, charged: credits, nowMs });
+  private async insertKey(tenant: Tenant, nowMs: number, expiresAt: string | null): Promise<IssuedKey> {
+    const { key, prefix } = generateKey();
+    const record: ApiKeyRecord = {
+      key_id: generateKeyId(),
+      tenant_id: tenant.id,
+      prefix,
+      created_at: toStamp(nowMs),
+      expires_at: expiresAt,
+      revoked_at: null,
+    };
+    await this.store.insertKey(record, hashKey(key));
+    return { key, record, tenant };
   }
 }

@@ -1,0 +1,25 @@
+import { PLAN_IDS } from "../domain/plans.js";
+
+export const USAGE = `Usage:
+  newsindex ingest [--data-dir DIR] FILE...     ingest GKG 2.1 files (.csv, .csv.gz, .csv.zip, BigQuery CSV)
+  newsindex serve  [--data-dir DIR] [--port N] [--host H]
+  newsindex start  [--data-dir DIR] [--port N] [--host H]
+                   first run: ingest the bundled sample and print a demo key; then serve
+
+  newsindex tenants create NAME --plan PLAN [--json]        PLAN: ${PLAN_IDS.join(", ")}
+  newsindex tenants list [--json]
+  newsindex tenants set-plan NAME PLAN
+  newsindex tenants suspend NAME | resume NAME
+
+  newsindex keys create --tenant NAME [--plan PLAN] [--ttl-hours N] [--json]
+                   a new tenant needs --plan; --ttl-hours (at most 24) issues a short-lived key
+  newsindex keys list [--tenant NAME] [--json]
+  newsindex keys rotate KEY_ID [--grace-minutes N] [--json]
+                   issues the new key first; the old one works N more minutes (default 15; 0 revokes it now)
+  newsindex keys revoke KEY_ID
+
+Environment: NEWSINDEX_DATA_DIR (default ./var), PORT (8080), HOST (127.0.0.1), LOG_LEVEL (info),
+NEWSINDEX_ADMIN_TOKEN (enables the operator API under /admin).`;
+
+/** Wrong words on the command line: exit 2 with the usage. */
+export class UsageError extends Error {}
