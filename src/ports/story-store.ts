@@ -1,0 +1,21 @@
+import type { StoryFeatures } from "../domain/stories/story-features.js";
+
+// The clustering state: every clustered article's features, a word index to
+// find candidates, and which story each article belongs to (union-find).
+
+export interface StoryStore {
+  has(articleId: string): Promise<boolean>;
+  /**
+   * Clustered articles published within `windowMs` of `features` whose headline
+   * shares at least `minSharedWords` of its words. Must be exhaustive: the
+   * clusters' independence from arrival order depends on it.
+   */
+  candidates(features: StoryFeatures, windowMs: number, minSharedWords: number): Promise<StoryFeatures[]>;
+  /** Records an article as a story of its own. */
+  add(features: StoryFeatures): Promise<void>;
+  storyOf(articleId: string): Promise<string>;
+  /** Joins two stories under the smaller id; returns the surviving id and the members that changed story. */
+  merge(storyA: string, storyB: string): Promise<{ story: string; moved: string[] }>;
+  members(story: string): Promise<string[]>;
+  close(): Promise<void>;
+}
