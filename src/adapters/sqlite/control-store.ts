@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
+import { openDatabase } from "./open-database.js";
 import { StatementCache } from "./statement-cache.js";
 import type { PlanId } from "../../domain/plans.js";
 import type {
@@ -75,10 +76,7 @@ export class SqliteControlStore implements ControlStore {
   private readonly statements: StatementCache;
 
   constructor(path: string) {
-    this.db = new Database(path);
-    this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = NORMAL");
-    this.db.pragma("busy_timeout = 5000");
+    this.db = openDatabase(path);
     this.db.pragma("foreign_keys = ON");
     this.db.exec(SCHEMA);
     this.statements = new StatementCache(this.db);

@@ -1,6 +1,7 @@
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import type { StoryFeatures } from "../../domain/stories/story-features.js";
 import type { StoryStore } from "../../ports/story-store.js";
+import { openDatabase } from "./open-database.js";
 import { StatementCache } from "./statement-cache.js";
 
 // stories.db: each clustered article's features and story, plus a word index
@@ -30,10 +31,7 @@ export class SqliteStoryStore implements StoryStore {
   private readonly statements: StatementCache;
 
   constructor(path: string) {
-    this.db = new Database(path);
-    this.db.pragma("journal_mode = WAL");
-    this.db.pragma("synchronous = NORMAL");
-    this.db.pragma("busy_timeout = 5000");
+    this.db = openDatabase(path);
     this.db.exec(SCHEMA);
     this.statements = new StatementCache(this.db);
   }
