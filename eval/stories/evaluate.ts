@@ -22,7 +22,8 @@ interface Labels {
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const labelsArg = process.argv.indexOf("--labels");
-const labelsPath = labelsArg > 0 ? (process.argv[labelsArg + 1] as string) : new URL("./labels-20230702153000.json", import.meta.url).pathname;
+const labelsPath =
+  labelsArg > 0 ? (process.argv[labelsArg + 1] as string) : new URL("./labels-20230702153000.json", import.meta.url).pathname;
 const labels = JSON.parse(readFileSync(labelsPath, "utf8")) as Labels;
 
 async function readArticles(): Promise<ArticleDetail[]> {
@@ -102,6 +103,15 @@ function main(storyOf: Map<string, string>, articles: readonly ArticleDetail[]):
     `pairwise precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)}, F1 ${f1.toFixed(3)} (tp ${tp}, fp ${fp}, fn ${fn})`,
   );
   if (process.argv.includes("--verbose")) {
+    console.log("\nlabelled groups split across stories:");
+    for (const group of labels.groups) {
+      const sizes = new Map<string | undefined, number>();
+      for (const id of group.ids) sizes.set(storyOf.get(id), (sizes.get(storyOf.get(id)) ?? 0) + 1);
+      const together = [...sizes.values()].reduce((sum, n) => sum + (n * (n - 1)) / 2, 0);
+      const lost = (group.ids.length * (group.ids.length - 1)) / 2 - together;
+      if (sizes.size > 1)
+        console.log(`  ${group.ids.length} articles in ${sizes.size} stories (${lost} pairs missed): ${group.label}`);
+    }
     console.log(`\nmerged but labelled apart (${falsePairs.length}):\n${falsePairs.slice(0, 40).join("\n\n")}`);
     console.log(`\nlabelled together but apart (${missedPairs.length}):\n${missedPairs.slice(0, 60).join("\n\n")}`);
   }

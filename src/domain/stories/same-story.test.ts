@@ -6,7 +6,7 @@ import { headlineWords, type StoryFeatures } from "./story-features.js";
 const T = Date.UTC(2023, 6, 2, 15, 30);
 
 function features(id: string, title: string, source: string, entities: string[], places: string[], timeMs = T): StoryFeatures {
-  return { id, timeMs, titleWords: headlineWords(title, source), entities, places };
+  return { id, source, timeMs, titleWords: headlineWords(title, source), entities, places };
 }
 
 const hill = features(

@@ -10,7 +10,7 @@ export const STORY_WINDOW_MS = 72 * 3_600_000;
 export const CLUSTERING_VERSION = "stories-v1";
 
 /** Every pair the test accepts shares at least this many headline words, so candidates are looked up by it. */
-export const MIN_SHARED_WORDS = 3;
+export const MIN_SHARED_WORDS = 2;
 
 export function sameStory(a: StoryFeatures, b: StoryFeatures): boolean {
   if (Math.abs(a.timeMs - b.timeMs) > STORY_WINDOW_MS) return false;
@@ -21,10 +21,21 @@ export function sameStory(a: StoryFeatures, b: StoryFeatures): boolean {
   const jaccard = shared / union;
   // The same headline, give or take an outlet's edits: syndicated copies.
   if (smaller >= 3 && shared / smaller >= 0.8 && jaccard >= 0.5) return true;
-  // A reworded headline about one event: several shared headline words and the same named people, organisations or places.
+  // A reworded headline about one event, at another outlet (one outlet's own templates, columns and
+  // tickers share words and names without being one story): shared headline words and the same
+  // named people, organisations or places.
+  if (a.source !== null && a.source === b.source) return false;
   const sharedNames = intersectionSize(a.entities, b.entities) + intersectionSize(a.places, b.places);
   const names = a.entities.length + a.places.length + b.entities.length + b.places.length - sharedNames;
-  return shared >= 3 && jaccard >= 0.3 && sharedNames >= 2 && names > 0 && sharedNames / names >= 0.25;
+  // Many of the same headline words (numbers alone are too common), and a shared name unless the overlap is large:
+  // "shooting at a party leaves dead" is many events.
+  const sharedWords = intersectionSize(wordsOnly(a.titleWords), wordsOnly(b.titleWords));
+  if (sharedWords >= 4 && (jaccard >= 0.4 || (jaccard >= 0.25 && sharedNames >= 1))) return true;
+  return shared >= 2 && sharedNames >= 2 && sharedNames / names >= 0.2;
+}
+
+function wordsOnly(words: readonly string[]): string[] {
+  return words.filter((w) => !/^\d+$/.test(w));
 }
 
 function intersectionSize(a: readonly string[], b: readonly string[]): number {

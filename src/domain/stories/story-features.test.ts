@@ -9,7 +9,7 @@ describe("headlineWords", () => {
       "america",
       "oldest",
       "military",
-      "bases",
+      "base",
     ]);
     expect(headlineWords("Heavy rain expected Sunday in the Sarnia area | Chatham Daily News", "chathamdailynews.ca")).toEqual([
       "heavy",
@@ -41,7 +41,8 @@ describe("headlineWords", () => {
       "block",
       "party",
       "shooting",
-      "leaves",
+      "leave",
+      "2",
       "dead",
       "28",
       "injured",

@@ -7,6 +7,8 @@ import { parseStamp } from "../../shared/timestamps.js";
 
 export interface StoryFeatures {
   id: string;
+  /** Publisher domain. */
+  source: string | null;
   /** Publication time, ms; never later than the collection time. */
   timeMs: number;
   /** Distinct content words of the normalised headline. */
@@ -53,11 +55,16 @@ const OUTLET_WORDS = new Set([
   "live",
 ]);
 
+/** "two dead" and "2 dead" are the same words. */
+const NUMBER_WORDS = new Map(
+  ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"].map((w, i) => [w, String(i)]),
+);
+
 const STOPWORDS = new Set(
   (
     "a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it its " +
     "just may me more most my new no not now of on one or our out over says said she so than that the their them then there " +
-    "they this to up us was we were what when where which who why will with would you your after before about amid against"
+    "they this to up us was we were what when where which who why will with would you your after before about amid against say"
   ).split(" "),
 );
 
@@ -66,6 +73,7 @@ export function storyFeatures(article: ArticleDetail): StoryFeatures {
   const published = article.published_at ? parseStamp(article.published_at) : undefined;
   return {
     id: article.id,
+    source: article.source,
     timeMs: published === undefined ? collected : Math.min(published, collected),
     titleWords: article.title ? headlineWords(article.title, article.source) : [],
     entities: distinctLower([...article.persons, ...article.organizations]),
@@ -83,8 +91,19 @@ export function headlineWords(title: string, source: string | null): string[] {
     if (!m || !isOutletSegment(m[1] ?? "", outlet)) break;
     text = text.slice(0, m.index);
   }
-  const words = text.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1 && !STOPWORDS.has(w));
+  // A short headline that names its own outlet ("Subscribe to the Gold Coast Bulletin") is a page of the outlet, not news.
+  if (outlet.length >= 4 && text.split(/\s+/).length <= 6 && text.replace(/[^a-z0-9]/g, "").includes(outlet)) return [];
+  const words = text
+    .split(/[^\p{L}\p{M}\p{N}]+/u)
+    .map((w) => NUMBER_WORDS.get(w) ?? w)
+    .filter((w) => (w.length > 1 || /\d/.test(w)) && !STOPWORDS.has(w))
+    .map(singular);
   return [...new Set(words)];
+}
+
+/** "splits" and "split" are one word: a light plural stem, nothing cleverer. */
+function singular(word: string): string {
+  return word.length > 3 && word.endsWith("s") && !word.endsWith("ss") && !word.endsWith("us") ? word.slice(0, -1) : word;
 }
 
 /** A trailing segment is the outlet when it names the source's domain, or is made only of outlet words and dates. */
@@ -98,7 +117,13 @@ function isOutletSegment(segment: string, outlet: string): boolean {
 }
 
 function fold(text: string): string {
-  return text.normalize("NFKD").replace(/\p{M}/gu, "").toLowerCase().trim();
+  // Only Latin accents go; the vowel signs of Devanagari and other scripts are letters' parts.
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .normalize("NFC")
+    .toLowerCase()
+    .trim();
 }
 
 function distinctLower(values: readonly string[]): string[] {
