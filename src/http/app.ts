@@ -15,6 +15,7 @@ import { presentedKey } from "./api-key.js";
 import { sendApiError, sendUnexpectedError } from "./error-reply.js";
 import { registerAdminRoutes } from "./admin-routes.js";
 import { buildOpenApi } from "./openapi.js";
+import { registerMcp } from "../mcp/register-mcp.js";
 
 // The REST door. Routes are generated from the operations registry and served
 // both unprefixed and under /v1 (the version prefix; see /docs/changelog.md).
@@ -56,6 +57,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       app.get(prefix + fastifyPath(operation.path), (request, reply) => handle(operation, request, reply, deps));
     }
   }
+
+  await registerMcp(app, { operations, deps });
 
   if (options.adminToken) registerAdminRoutes(app, { token: options.adminToken, accounts: deps.accounts, credits: deps.credits });
 

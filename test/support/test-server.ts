@@ -7,6 +7,7 @@ import { createContainer, type Container } from "../../src/container.js";
 import type { PlanId } from "../../src/domain/plans.js";
 import { buildApp } from "../../src/http/app.js";
 import { DOCS_DIR } from "../../src/main.js";
+import type { Operation } from "../../src/operations/operation.js";
 import { OPERATIONS } from "../../src/operations/registry.js";
 import type { IngestSummary } from "../../src/services/ingest/ingest-service.js";
 import type { Clock } from "../../src/shared/clock.js";
@@ -42,6 +43,8 @@ export interface TestServerOptions {
   plans?: PlanId[];
   clock?: Clock;
   adminToken?: string;
+  /** The endpoints to serve; the registry by default (MCP tests add operations of their own). */
+  operations?: readonly Operation[];
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -54,7 +57,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     keys[plan] = (await container.accounts.issueKey(`${plan}-tenant`, plan)).key;
   }
   const app = await buildApp({
-    operations: OPERATIONS,
+    operations: options.operations ?? OPERATIONS,
     deps: container,
     logger: createLogger("silent"),
     docsDir: DOCS_DIR,

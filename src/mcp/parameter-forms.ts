@@ -1,0 +1,83 @@
+import { Type, type TSchema } from "@sinclair/typebox";
+import { Value } from "@sinclair/typebox/value";
+import type { Operation } from "../operations/operation.js";
+import { ApiError } from "../shared/api-error.js";
+
+// Where a parameter travels in a different shape over MCP than in a query
+// string (spec: "`signals` ... Over MCP it is an array of {name, min, max}"),
+// the MCP shape is declared here once, keyed by parameter name. Any operation
+// that declares the parameter gets the MCP shape in its tool schema, and the
+// value is packed back into the REST form before the one validator runs, so
+// REST and MCP share every rule (unknown_signal, bounds, ...).
+
+export interface McpParameterForm {
+  /** The argument's schema in tools/list. */
+  schema: TSchema;
+  /** What the schema accepts, for the invalid_parameter detail. */
+  expected: string;
+  /** The REST value for a checked MCP value. */
+  toRest(value: unknown): string;
+}
+
+const SignalClause = Type.Object(
+  {
+    name: Type.String({ pattern: "^[A-Za-z0-9_]+$", description: "A published signal name." }),
+    min: Type.Optional(Type.Number({ description: "Inclusive lower bound; omitted is unbounded." })),
+    max: Type.Optional(Type.Number({ description: "Inclusive upper bound; omitted is unbounded." })),
+  },
+  { additionalProperties: false },
+);
+
+const SignalClauses = Type.Array(SignalClause, {
+  minItems: 1,
+  description:
+    "Signal range clauses, ANDed: each {name, min, max}; a missing bound is unbounded. An unknown name is -32602 with code unknown_signal.",
+});
+
+interface Clause {
+  name: string;
+  min?: number;
+  max?: number;
+}
+
+export const MCP_PARAMETER_FORMS: Readonly<Record<string, McpParameterForm>> = {
+  signals: {
+    schema: SignalClauses,
+    expected: "a non-empty array of {name, min, max} objects (min and max optional numbers)",
+    // REST: `name[:min[:max]]` clauses, comma-separated; an empty bound is unbounded.
+    toRest: (value) => (value as Clause[]).map((c) => `${c.name}:${c.min ?? ""}:${c.max ?? ""}`).join(","),
+  },
+};
+
+/** The schema a tool declares for one of its operation's parameters. */
+export function mcpParameterSchema(name: string, declared: TSchema): TSchema {
+  return MCP_PARAMETER_FORMS[name]?.schema ?? declared;
+}
+
+/**
+ * Tool arguments as the raw parameters `runOperation` validates: MCP-shaped
+ * values are checked against their MCP schema and packed into their REST form;
+ * everything else (including undeclared names, which the validator names) passes through.
+ */
+export function toOperationParams(
+  operation: Operation,
+  args: Record<string, unknown>,
+  forms: Readonly<Record<string, McpParameterForm>> = MCP_PARAMETER_FORMS,
+): Record<string, unknown> {
+  const declared = operation.params.properties as Record<string, TSchema>;
+  const params: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(args)) {
+    const form = name in declared ? forms[name] : undefined;
+    if (form === undefined || value === undefined) {
+      params[name] = value;
+      continue;
+    }
+    if (!Value.Check(form.schema, value)) {
+      throw new ApiError("invalid_parameter", `'${name}' cannot be ${JSON.stringify(value)}: over MCP it is ${form.expected}.`, {
+        parameter: name,
+      });
+    }
+    params[name] = form.toRest(value);
+  }
+  return params;
+}

@@ -1,0 +1,53 @@
+import type { TSchema } from "@sinclair/typebox";
+import type { Tool } from "@modelcontextprotocol/server";
+import type { Operation } from "../operations/operation.js";
+import { toJsonSchema, type JsonObject } from "./json-schema.js";
+import { outputSchemaFor } from "./output-schema.js";
+import { mcpParameterSchema } from "./parameter-forms.js";
+
+// Tools are generated from the operations registry, never written by hand: a
+// new REST endpoint becomes a tool by being declared once. A tool's arguments
+// are its operation's parameters (query and path), closed with
+// additionalProperties: false; its output schema is the response schema.
+
+export interface ToolCatalog {
+  /** What tools/list and /mcp/tools.json serve, in registry order. */
+  tools: Tool[];
+  /** The operation behind a tool name. */
+  operation(tool: string): Operation | undefined;
+  names: string[];
+}
+
+export function buildToolCatalog(operations: readonly Operation[]): ToolCatalog {
+  const byName = new Map<string, Operation>();
+  for (const operation of operations) {
+    if (byName.has(operation.tool)) throw new Error(`two operations declare the MCP tool ${operation.tool}`);
+    byName.set(operation.tool, operation);
+  }
+  const tools = operations.map(toolFor);
+  return { tools, operation: (name) => byName.get(name), names: [...byName.keys()] };
+}
+
+function toolFor(operation: Operation): Tool {
+  return {
+    name: operation.tool,
+    title: operation.summary,
+    description: `${operation.description} (REST: ${operation.method} ${operation.path}.)`,
+    inputSchema: inputSchemaFor(operation),
+    outputSchema: outputSchemaFor(operation),
+    annotations: { title: operation.summary, readOnlyHint: operation.method === "GET", openWorldHint: false },
+  };
+}
+
+function inputSchemaFor(operation: Operation): Tool["inputSchema"] {
+  const declared = operation.params.properties as Record<string, TSchema>;
+  const properties: Record<string, JsonObject> = {};
+  for (const [name, schema] of Object.entries(declared)) properties[name] = toJsonSchema(mcpParameterSchema(name, schema));
+  const required = operation.params.required ?? [];
+  return {
+    type: "object",
+    properties,
+    ...(required.length > 0 ? { required: [...required] } : {}),
+    additionalProperties: false,
+  };
+}
