@@ -8,7 +8,7 @@ import { toOperationParams } from "./parameter-forms.js";
 import { ACCOUNT_STATUS_TOOL, withSessionTotals } from "./session-fields.js";
 import type { SessionMeter } from "./session-meter.js";
 import type { ToolCatalog } from "./tool-catalog.js";
-import { chargedOf, toToolResult } from "./tool-result.js";
+import { toToolResult } from "./tool-result.js";
 
 // tools/call: every call runs through runOperation, the path REST takes too
 // (key, suspension, validation, price, budgets, run, charge), then is counted
@@ -39,7 +39,7 @@ export async function callTool(
   let outcome = await outcomeOf(operation, args, exchange, context.deps);
   // A message-rate refusal is answered as HTTP 429, not as a call: it is not counted.
   if (outcome.ok || outcome.error.code !== "message_rate_limited") {
-    const totals = context.sessions.record(exchange.session, chargedOf(outcome));
+    const totals = context.sessions.record(exchange.session, outcome.credits_charged);
     if (outcome.ok && operation.tool === ACCOUNT_STATUS_TOOL) {
       outcome = { ...outcome, body: withSessionTotals(outcome.body, totals) };
     }
@@ -62,10 +62,10 @@ async function outcomeOf(
     try {
       await deps.accounts.authenticate(exchange.key);
     } catch (refusal) {
-      if (refusal instanceof ApiError) return { ok: false, error: refusal, headers: {} };
+      if (refusal instanceof ApiError) return { ok: false, error: refusal, credits_charged: 0, headers: {} };
       throw refusal;
     }
-    return { ok: false, error, headers: {} };
+    return { ok: false, error, credits_charged: 0, headers: {} };
   }
   return runOperation(operation, { key: exchange.key, params }, deps);
 }

@@ -16,7 +16,7 @@ describe("toToolResult", () => {
 
   it.each(Object.keys(ERROR_STATUS) as ErrorCode[])("maps %s by its status", (code) => {
     const error = new ApiError(code, `detail of ${code}`, { extra: 1 });
-    const outcome = { ok: false as const, error, headers: { "x-credits-charged": code === "not_found" ? "1" : "0" } };
+    const outcome = { ok: false as const, error, credits_charged: code === "not_found" ? 1 : 0, headers: {} };
     if (error.status === 400) {
       let thrown: unknown;
       try {

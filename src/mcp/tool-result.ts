@@ -27,19 +27,12 @@ export function toToolResult(outcome: CallOutcome): CallToolResult {
   const { error } = outcome;
   if (error.status === 400) throw invalidParams(error);
   if (error.code === "message_rate_limited") throw new McpRateLimited(error);
-  return structured({ ...error.toBody(), credits_charged: chargedOf(outcome) }, true);
+  return structured({ ...error.toBody(), credits_charged: outcome.credits_charged }, true);
 }
 
 /** The 400 family as JSON-RPC -32602. */
 export function invalidParams(error: ApiError): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, error.detail, error.toBody());
-}
-
-/** Credits a call was charged: its body says so on success; a refusal says so only in the REST header (a 404 costs the minimum). */
-export function chargedOf(outcome: CallOutcome): number {
-  if (outcome.ok) return outcome.credits_charged;
-  const header = Number(outcome.headers["x-credits-charged"] ?? 0);
-  return Number.isFinite(header) ? header : 0;
 }
 
 function structured(body: Record<string, unknown>, isError: boolean): CallToolResult {

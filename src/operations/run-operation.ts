@@ -18,14 +18,14 @@ export interface CallInput {
 
 export type CallOutcome =
   | { ok: true; body: Record<string, unknown>; credits_charged: number; headers: Record<string, string> }
-  | { ok: false; error: ApiError; headers: Record<string, string> };
+  | { ok: false; error: ApiError; credits_charged: number; headers: Record<string, string> };
 
 export async function runOperation(operation: Operation, input: CallInput, deps: OperationDeps): Promise<CallOutcome> {
   let caller: Caller;
   try {
     caller = await deps.accounts.authenticate(input.key);
   } catch (error) {
-    if (error instanceof ApiError) return { ok: false, error, headers: {} };
+    if (error instanceof ApiError) return { ok: false, error, credits_charged: 0, headers: {} };
     throw error;
   }
 
@@ -61,12 +61,17 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
     const body = await planned.execute({ took: (credits) => (took = credits) });
     // What the call took, never above its estimate nor below its minimum.
     const charged = Math.min(planned.price.max, Math.max(planned.price.min, took ?? planned.price.max));
-    return { ok: true, body: withCharge(body, charged), credits_charged: charged, headers: await deps.credits.settle(hold, charged) };
+    return {
+      ok: true,
+      body: withCharge(body, charged),
+      credits_charged: charged,
+      headers: await deps.credits.settle(hold, charged),
+    };
   } catch (error) {
     // A 404 is charged the operation's minimum; any other error nothing.
     const charged = error instanceof ApiError && error.code === "not_found" ? planned.price.min : 0;
     const headers = await deps.credits.settle(hold, charged);
-    if (error instanceof ApiError) return { ok: false, error, headers };
+    if (error instanceof ApiError) return { ok: false, error, credits_charged: charged, headers };
     throw error;
   }
 }
@@ -82,7 +87,7 @@ async function refuse(caller: Caller, error: ApiError, deps: OperationDeps): Pro
       answer = limited;
     }
   }
-  return { ok: false, error: answer, headers: await deps.credits.headers(caller) };
+  return { ok: false, error: answer, credits_charged: 0, headers: await deps.credits.headers(caller) };
 }
 
 /** Puts `credits_charged` just before `attribution`, where the spec lists it. */
