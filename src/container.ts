@@ -2,10 +2,12 @@ import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { GkgArticleSource } from "./adapters/gdelt/gkg-source.js";
 import { PublisherCountryLookup } from "./adapters/gdelt/publisher-country.js";
+import { PostgresControlStore } from "./adapters/postgres/control-store.js";
 import { SqliteControlStore } from "./adapters/sqlite/control-store.js";
 import { SqliteIndexBackend } from "./adapters/sqlite/sqlite-index-backend.js";
 import type { Config } from "./config/config.js";
 import type { OperationDeps } from "./operations/operation.js";
+import type { ControlStore } from "./ports/control-store.js";
 import type { IndexBackend } from "./ports/index-backend.js";
 import { AccountService } from "./services/accounts/account-service.js";
 import { CreditService } from "./services/accounts/credit-service.js";
@@ -28,7 +30,10 @@ export interface Container extends OperationDeps {
 export function createContainer(config: Config, clock: Clock = systemClock): Container {
   mkdirSync(config.dataDir, { recursive: true });
   const index = new SqliteIndexBackend(config.dataDir);
-  const control = new SqliteControlStore(join(config.dataDir, "control.db"));
+  const control: ControlStore =
+    config.controlStore === "postgres" && config.databaseUrl
+      ? new PostgresControlStore(config.databaseUrl, config.databaseSchema)
+      : new SqliteControlStore(join(config.dataDir, "control.db"));
   const accounts = new AccountService(control, clock);
   const credits = new CreditService(control, clock);
   let ingest: Promise<IngestService> | undefined;

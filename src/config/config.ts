@@ -12,6 +12,12 @@ export const ConfigSchema = Type.Object({
   logLevel: Type.Union(["fatal", "error", "warn", "info", "debug", "trace", "silent"].map((l) => Type.Literal(l))),
   /** Rows per write transaction at ingest. */
   ingestBatchSize: Type.Integer({ minimum: 1, maximum: 100_000 }),
+  /** Where tenants, keys and credit counters live: control.db in the data dir, or PostgreSQL shared by replicas. */
+  controlStore: Type.Union([Type.Literal("sqlite"), Type.Literal("postgres")]),
+  /** PostgreSQL connection URL, with controlStore "postgres". */
+  databaseUrl: Type.Optional(Type.String({ minLength: 1 })),
+  /** PostgreSQL schema holding the control tables. */
+  databaseSchema: Type.String({ pattern: "^[a-z_][a-z0-9_]{0,62}$" }),
   /** Operator token for /admin; the operator API is off without one. */
   adminToken: Type.Optional(Type.String({ minLength: 16 })),
 });
@@ -30,11 +36,17 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
     port: overrides.port ?? numberOrRaw(env.PORT) ?? 8080,
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? "info",
     ingestBatchSize: overrides.ingestBatchSize ?? numberOrRaw(env.NEWSINDEX_INGEST_BATCH) ?? 2000,
+    controlStore: overrides.controlStore ?? env.NEWSINDEX_CONTROL_STORE ?? "sqlite",
+    databaseSchema: overrides.databaseSchema ?? env.NEWSINDEX_DATABASE_SCHEMA ?? "newsindex",
+    ...optional("databaseUrl", overrides.databaseUrl ?? env.NEWSINDEX_DATABASE_URL),
     ...optional("adminToken", overrides.adminToken ?? env.NEWSINDEX_ADMIN_TOKEN),
   };
   if (!Value.Check(ConfigSchema, raw)) {
     const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => `${e.path.slice(1) || "config"}: ${e.message}`);
     throw new ConfigError(`Invalid configuration: ${problems.join("; ")}`);
+  }
+  if (raw.controlStore === "postgres" && !raw.databaseUrl) {
+    throw new ConfigError("Invalid configuration: NEWSINDEX_CONTROL_STORE=postgres needs NEWSINDEX_DATABASE_URL");
   }
   return { ...raw, dataDir: resolve(raw.dataDir) };
 }

@@ -1,8 +1,9 @@
+import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { loadConfig } from "../../src/config/config.js";
+import { loadConfig, type ConfigOverrides } from "../../src/config/config.js";
 import { createContainer, type Container } from "../../src/container.js";
 import type { PlanId } from "../../src/domain/plans.js";
 import { buildApp } from "../../src/http/app.js";
@@ -31,7 +32,7 @@ export interface TestServer {
   container: Container;
   app: FastifyInstance;
   ingest: IngestSummary;
-  /** A key on the archive plan (full history), tenant "archive-tenant". */
+  /** A key on the archive plan (full history), on a tenant of its own. */
   key: string;
   keys: Partial<Record<PlanId, string>>;
   get(path: string, key?: string | null, headers?: Record<string, string>): Promise<Response>;
@@ -45,16 +46,18 @@ export interface TestServerOptions {
   adminToken?: string;
   /** The endpoints to serve; the registry by default (MCP tests add operations of their own). */
   operations?: readonly Operation[];
+  /** Configuration beyond the temporary data dir and port, e.g. a PostgreSQL control store. */
+  config?: ConfigOverrides;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = mkdtempSync(join(tmpdir(), "newsindex-test-"));
-  const config = loadConfig({}, { dataDir, port: 0, host: "127.0.0.1", logLevel: "silent" });
+  const config = loadConfig({}, { ...options.config, dataDir, port: 0, host: "127.0.0.1", logLevel: "silent" });
   const container = createContainer(config, options.clock);
   const ingest = await (await container.ingestService()).ingest(options.files ?? Object.values(SAMPLE_FILES));
   const keys: Partial<Record<PlanId, string>> = {};
   for (const plan of new Set<PlanId>(["archive", ...(options.plans ?? [])])) {
-    keys[plan] = (await container.accounts.issueKey(`${plan}-tenant`, plan)).key;
+    keys[plan] = (await container.accounts.issueKey(`${plan}-tenant-${randomUUID()}`, plan)).key;
   }
   const app = await buildApp({
     operations: options.operations ?? OPERATIONS,

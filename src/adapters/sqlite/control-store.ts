@@ -3,6 +3,7 @@ import type Database from "better-sqlite3";
 import { openDatabase } from "./open-database.js";
 import { StatementCache } from "./statement-cache.js";
 import type { PlanId } from "../../domain/plans.js";
+import { toKey, toTenant, type KeyRow, type TenantRow } from "../control-rows.js";
 import type {
   ApiKeyRecord,
   ControlStore,
@@ -53,23 +54,6 @@ CREATE TABLE IF NOT EXISTS buckets (
   PRIMARY KEY (tenant_id, kind)
 );
 `;
-
-interface TenantRow {
-  id: string;
-  name: string;
-  plan: string;
-  suspended: number;
-  created_at: string;
-}
-
-interface KeyRow {
-  key_id: string;
-  tenant_id: string;
-  prefix: string;
-  created_at: string;
-  expires_at: string | null;
-  revoked_at: string | null;
-}
 
 export class SqliteControlStore implements ControlStore {
   private readonly db: Database.Database;
@@ -259,19 +243,4 @@ export class SqliteControlStore implements ControlStore {
       )
       .run(tenantId, kind, tokens, nowMs);
   }
-}
-
-function toTenant(row: TenantRow): Tenant {
-  return { id: row.id, name: row.name, plan: row.plan as PlanId, suspended: row.suspended === 1, created_at: row.created_at };
-}
-
-function toKey(row: KeyRow): ApiKeyRecord {
-  return {
-    key_id: row.key_id,
-    tenant_id: row.tenant_id,
-    prefix: row.prefix,
-    created_at: row.created_at,
-    expires_at: row.expires_at,
-    revoked_at: row.revoked_at,
-  };
 }
