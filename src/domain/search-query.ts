@@ -1,20 +1,23 @@
-import type { SourceType } from "./article.js";
+import type { CursorPosition } from "./browse-cursor.js";
+import type { FilterField } from "./filter-fields.js";
 import type { KeywordQuery } from "./keyword-query.js";
 
-// The validated, normalised query that services hand to an IndexBackend.
-// Values are already in the index's case (see normalise functions in schemas/).
+// The validated query that services hand to an IndexBackend. Filter values are
+// as the caller wrote them (trimmed; `source` without scheme or `www.`); the
+// index compares them case-insensitively (filter-fields.ts `foldValue`).
 
-export interface ArticleFilters {
-  source?: string;
-  source_type?: SourceType;
-  /** Upper-case FIPS code. */
-  publisher_country?: string;
-  /** Lower-case ISO 639-3. */
-  language?: string;
+export type ArticleFilters = { [K in FilterField]?: string } & {
   /** 14-digit, inclusive: published_at >= from. */
   from?: string;
   /** 14-digit, inclusive: published_at <= to. */
   to?: string;
+};
+
+export interface FacetRequest {
+  /** Distinct fields, at most 8. */
+  fields: FilterField[];
+  /** Values per field, 1 to 100. */
+  limit: number;
 }
 
 export interface ArticleQuery {
@@ -23,4 +26,9 @@ export interface ArticleQuery {
   filters: ArticleFilters;
   offset: number;
   limit: number;
+  /** Cursor paging of a browse (no keywords, offset 0): resume after `after`, or from the newest when null. */
+  cursor?: { after: CursorPosition | null };
+  facets?: FacetRequest;
+  /** Monthly indexes not started within this many milliseconds are left unread (coverage `timed_out`). */
+  budgetMs?: number;
 }

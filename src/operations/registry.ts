@@ -2,6 +2,12 @@ import { getAccountOperation } from "./get-account.js";
 import { getArticleOperation } from "./get-article.js";
 import type { Operation } from "./operation.js";
 import { searchOperation } from "./search.js";
+import { topHeadlinesOperation } from "./top-headlines.js";
 
 /** Every endpoint, once. REST routes, OpenAPI and MCP tools are generated from this list. */
-export const OPERATIONS: readonly Operation[] = [searchOperation, getArticleOperation, getAccountOperation];
+export const OPERATIONS: readonly Operation[] = [
+  searchOperation,
+  topHeadlinesOperation,
+  getArticleOperation,
+  getAccountOperation,
+];

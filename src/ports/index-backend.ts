@@ -1,4 +1,7 @@
 import type { ArticleDetail } from "../domain/article.js";
+import type { CursorPosition } from "../domain/browse-cursor.js";
+import type { Facet } from "../domain/facets.js";
+import type { FilterField } from "../domain/filter-fields.js";
 import type { ArticleQuery } from "../domain/search-query.js";
 
 // The article index: embedded SQLite (one file per month) or, in the scaled
@@ -19,16 +22,33 @@ export interface SearchHit {
 
 export interface PartitionFailure {
   partition: string;
+  /** `unreadable`: missing, locked or damaged; `timed_out`: left unread when the query's budget ran out. */
+  kind: "unreadable" | "timed_out";
   reason: string;
+}
+
+/** What a cursor page did, beyond its hits. */
+export interface CursorOutcome {
+  /** Where the next page resumes; null when there is no further page. */
+  next: CursorPosition | null;
+  /** True when this page skipped the articles of a timestamp beyond the first TIE_GROUP_LIMIT. */
+  tieGroupCut: boolean;
+  /** True when the page continued inside the timestamp group the cursor stopped in. */
+  resumedInTieGroup: boolean;
 }
 
 export interface SearchResult {
   hits: SearchHit[];
+  /** Matches across the partitions read. */
   total: number;
   /** Partitions (months, `YYYYMM`) that answered. */
   partitionsRead: string[];
   /** Partitions that could not be read: the answer is partial. */
   partitionsFailed: PartitionFailure[];
+  /** Present when facets were requested: counts over the whole match set. */
+  facets?: Partial<Record<FilterField, Facet>>;
+  /** Present on cursor paging. */
+  cursor?: CursorOutcome;
 }
 
 export type ArticleLookup =

@@ -1,5 +1,6 @@
 import { Type, type TLiteral, type TUnion } from "@sinclair/typebox";
 import { SOURCE_TYPES } from "../domain/article.js";
+import { FILTER_FIELD_NAMES } from "../domain/filter-fields.js";
 
 // Every query parameter, declared once. Operations pick from here; REST
 // validation, the unknown_parameter hint, OpenAPI and MCP tool schemas all
@@ -18,6 +19,11 @@ function oneOf<const T extends readonly string[]>(
 
 export const TIME_BOUND_PATTERN = "^(\\d{4}-\\d{2}-\\d{2}|\\d{14})$";
 
+/** An exact-match filter on an extracted value. */
+function exact(description: string, maxLength = 500) {
+  return Type.String({ minLength: 1, maxLength, description: `${description} Exact, case-insensitive.` });
+}
+
 export const Params = {
   q: Type.String({
     minLength: 1,
@@ -29,7 +35,11 @@ export const Params = {
     description: "Ranking mode. `keyword` (BM25). Semantic and hybrid ranking are not served by this index yet.",
     default: "keyword",
   }),
-  source: Type.String({ minLength: 1, maxLength: 253, description: "Publisher domain, no scheme, no `www.`. Case-insensitive." }),
+  source: Type.String({
+    minLength: 1,
+    maxLength: 253,
+    description: "Publisher domain (`bbc.co.uk`); a scheme or leading `www.` is ignored. Case-insensitive.",
+  }),
   source_type: oneOf(SOURCE_TYPES, { description: "Kind of source." }),
   publisher_country: Type.String({
     pattern: "^[A-Za-z]{2}$",
@@ -41,6 +51,28 @@ export const Params = {
     description: "ISO 639-3 language, three letters (`eng`, `fra`). `en` is wrong; use three letters.",
     "x-expected": "an ISO 639-3 code of three letters such as eng (not en)",
   }),
+  story_id: exact("Story (cluster) id: expands a story into its articles. An unclustered article's story id is its own id.", 200),
+  topic: exact("Canonical topic identifier as returned in articles' `topics` (a GDELT theme code, e.g. `tax_fncact`)."),
+  organization: exact("Extracted organization, as in `organizations`."),
+  person: exact("Extracted person, as in `persons`."),
+  name: exact("Extracted proper name (GDELT AllNames), as in the article detail's `names`."),
+  country: Type.String({
+    pattern: "^[A-Za-z]{2}$",
+    description: "Mentioned country, two-character FIPS 10-4 identifier (as in `countries`).",
+    "x-expected": "a two-character country identifier such as US",
+  }),
+  author: exact("Author as in `authors`."),
+  location: exact("Full mentioned location string as extracted (as in `locations`), e.g. `Baltimore, Maryland, United States`."),
+  city: exact("Mentioned city, the full location string (article detail `cities`)."),
+  region: exact("Mentioned region, the full location string (article detail `regions`)."),
+  location_id: exact("Canonical location identifier from `location_details[].location_id`.", 64),
+  mentioned_date: Type.String({
+    pattern: "^\\d{4}-\\d{2}-\\d{2}$",
+    description: "A date mentioned in the text (not the publication date), `YYYY-MM-DD`.",
+    "x-expected": "a date YYYY-MM-DD",
+  }),
+  quote_verb: exact("Verb introducing a quotation (article detail `quotes[].verb`).", 200),
+  amount_object: exact("Object an amount describes (article detail `amounts[].object`)."),
   from: Type.String({
     pattern: TIME_BOUND_PATTERN,
     description:
@@ -52,8 +84,26 @@ export const Params = {
     description: "Latest `published_at`, `YYYY-MM-DD` (the whole day) or 14-digit UTC.",
     "x-expected": "a date YYYY-MM-DD or a 14-digit UTC timestamp YYYYMMDDHHMMSS",
   }),
-  offset: Type.Integer({ minimum: 0, maximum: 100_000, default: 0, description: "Zero-based offset, 0 to 100000." }),
+  offset: Type.Integer({
+    minimum: 0,
+    maximum: 100_000,
+    description: "Zero-based offset, 0 to 100000; default 0. Not with `cursor`. 1 credit per full 1,000 rows skipped.",
+  }),
   limit: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: "Page size, 1 to 100." }),
+  facets: Type.String({
+    minLength: 1,
+    maxLength: 400,
+    description: `Comma-separated fields to count over the whole match set, up to 8: ${FILTER_FIELD_NAMES.join(", ")}.`,
+    "x-expected": `up to 8 comma-separated fields among ${FILTER_FIELD_NAMES.join(", ")}`,
+  }),
+  facet_limit: Type.Integer({ minimum: 1, maximum: 100, default: 10, description: "Values per facet, 1 to 100." }),
+  cursor: Type.String({
+    minLength: 1,
+    maxLength: 1000,
+    description:
+      "Cursor paging of a newest-first browse: `start` for the first page, then each response's `next_cursor`. Not with `q` or `offset`; repeat the same filters and window on every page.",
+    "x-expected": "start, or a next_cursor returned by this endpoint",
+  }),
   view: oneOf(["full", "compact"] as const, {
     description: "`compact` keeps only id, title, url, source, published_at, language, story_id, score.",
     default: "full",
@@ -69,3 +119,42 @@ export const Params = {
     description: "Refuse the call at no cost (400 `credit_budget_exceeded`) when its worst case exceeds this many credits.",
   }),
 } as const;
+
+/**
+ * The shared filter parameters (spec section 4) this index serves, as one
+ * group for every endpoint that takes them. `entity_id`, the geographic,
+ * event-class, amount and signal filters need derived vocabularies and are not
+ * served yet (they are unknown parameters until they are).
+ */
+export const SHARED_FILTERS = {
+  source: Type.Optional(Params.source),
+  source_type: Type.Optional(Params.source_type),
+  publisher_country: Type.Optional(Params.publisher_country),
+  language: Type.Optional(Params.language),
+  story_id: Type.Optional(Params.story_id),
+  topic: Type.Optional(Params.topic),
+  organization: Type.Optional(Params.organization),
+  person: Type.Optional(Params.person),
+  name: Type.Optional(Params.name),
+  country: Type.Optional(Params.country),
+  author: Type.Optional(Params.author),
+  location: Type.Optional(Params.location),
+  city: Type.Optional(Params.city),
+  region: Type.Optional(Params.region),
+  location_id: Type.Optional(Params.location_id),
+  mentioned_date: Type.Optional(Params.mentioned_date),
+  quote_verb: Type.Optional(Params.quote_verb),
+  amount_object: Type.Optional(Params.amount_object),
+  from: Type.Optional(Params.from),
+  to: Type.Optional(Params.to),
+};
+
+/** Paging, facets and presentation of the article-list endpoints (/search, /top-headlines). */
+export const LIST_PARAMS = {
+  offset: Type.Optional(Params.offset),
+  limit: Type.Optional(Params.limit),
+  facets: Type.Optional(Params.facets),
+  facet_limit: Type.Optional(Params.facet_limit),
+  view: Type.Optional(Params.view),
+  cursor: Type.Optional(Params.cursor),
+};

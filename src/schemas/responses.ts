@@ -114,6 +114,20 @@ export const envelopeProperties = {
   attribution: Type.String(),
 };
 
+export const FacetSchema = Type.Object(
+  {
+    values: Type.Array(Type.Object({ value: Type.String(), count: Type.Integer() }), {
+      description: "Most frequent values first; ties by value.",
+    }),
+    sum_other_doc_count: Type.Integer({ description: "Occurrences of the values not listed." }),
+    doc_count_error_upper_bound: Type.Integer({
+      description: "How far any count (or a value left out) can be off after merging monthly indexes; 0 when exact.",
+    }),
+    approximate: Type.Boolean({ description: "True when doc_count_error_upper_bound is non-zero." }),
+  },
+  { $id: "Facet" },
+);
+
 export const SearchResponseSchema = Type.Object(
   {
     results: Type.Array(Type.Union([SearchHitSchema, CompactArticleSchema])),
@@ -122,7 +136,13 @@ export const SearchResponseSchema = Type.Object(
     offset: Type.Integer(),
     limit: Type.Integer(),
     has_more: Type.Boolean(),
-    mode: Type.String({ description: "`keyword` as requested, or `recent` on a browse." }),
+    mode: Type.String({ description: "`keyword` as requested, or `recent` on a browse and on /top-headlines." }),
+    facets: Type.Optional(
+      Type.Record(Type.String(), FacetSchema, { description: "Present when `facets` was requested: field name to Facet." }),
+    ),
+    next_cursor: Type.Optional(
+      Type.String({ description: "Present on cursor paging while more pages exist: send it as `cursor` for the next page." }),
+    ),
     ...envelopeProperties,
   },
   { $id: "SearchResponse" },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PublisherCountryLookup } from "../../src/adapters/gdelt/publisher-country.js";
 import { GkgArticleSource } from "../../src/adapters/gdelt/gkg-source.js";
 import type { ArticleDetail } from "../../src/domain/article.js";
+import type { CursorPosition } from "../../src/domain/browse-cursor.js";
 import { parseKeywordQuery, type KeywordQuery } from "../../src/domain/keyword-query.js";
 import type { IndexBackend } from "../../src/ports/index-backend.js";
 import { SAMPLE_FILES } from "../support/test-server.js";
@@ -84,6 +85,62 @@ export function describeIndexBackendContract(name: string, create: () => Promise
       const sameSecond = articles.filter((a) => a.published_at === stamp);
       const exact = await fixture.backend.search({ filters: { from: stamp, to: stamp }, offset: 0, limit: 100 });
       expect(exact.total).toBe(sameSecond.length);
+    });
+
+    it("filters on multi-valued fields exactly and case-insensitively, ANDed", async () => {
+      const person = "joe biden";
+      const withPerson = articles.filter((a) => a.persons.includes(person));
+      expect(withPerson.length).toBeGreaterThan(0);
+      const byPerson = await fixture.backend.search({ filters: { person: "Joe BIDEN" }, offset: 0, limit: 100 });
+      expect(byPerson.total).toBe(withPerson.length);
+      expect(new Set(byPerson.hits.map((h) => h.article.id))).toEqual(new Set(withPerson.slice(0, 100).map((a) => a.id)));
+      const both = withPerson.filter((a) => a.language === "eng" && a.countries.includes("UK")).length;
+      const anded = await fixture.backend.search({ filters: { person, language: "eng", country: "uk" }, offset: 0, limit: 1 });
+      expect(anded.total).toBe(both);
+      const ranked = await fixture.backend.search({ keywords: words("biden"), filters: { person }, offset: 0, limit: 100 });
+      for (const hit of ranked.hits) expect(hit.article.persons).toContain(person);
+    });
+
+    it("counts facets over the whole match set", async () => {
+      const result = await fixture.backend.search({
+        filters: { language: "eng" },
+        offset: 0,
+        limit: 1,
+        facets: { fields: ["publisher_country", "source_type"], limit: 100 },
+      });
+      const eng = articles.filter((a) => a.language === "eng");
+      expect(result.total).toBe(eng.length);
+      const types = result.facets?.source_type;
+      expect(types?.approximate).toBe(false);
+      for (const { value, count } of types?.values ?? []) {
+        expect(count).toBe(eng.filter((a) => a.source_type === value).length);
+      }
+      const countries = result.facets?.publisher_country;
+      const listed = (countries?.values ?? []).reduce((s, v) => s + v.count, 0);
+      expect(listed + (countries?.sum_other_doc_count ?? 0)).toBe(eng.filter((a) => a.publisher_country !== null).length);
+    });
+
+    it("pages a browse by cursor, disjoint and in order, with no further page at the end", async () => {
+      const seen: string[] = [];
+      let after: CursorPosition | null = null;
+      for (let guard = 0; guard < 100; guard++) {
+        const page = await fixture.backend.search({ filters: {}, offset: 0, limit: 97, cursor: { after } });
+        seen.push(...page.hits.map((h) => h.article.id));
+        if (!page.cursor?.next) break;
+        after = page.cursor.next;
+      }
+      const all = [...articles].sort((a, b) =>
+        a.published_at === b.published_at ? (a.id < b.id ? 1 : -1) : (a.published_at ?? "") < (b.published_at ?? "") ? 1 : -1,
+      );
+      expect(seen).toEqual(all.map((a) => a.id));
+    });
+
+    it("leaves monthly indexes unread once the query's budget is spent, and says so", async () => {
+      const result = await fixture.backend.search({ filters: {}, offset: 0, limit: 10, budgetMs: 0 });
+      expect(result.partitionsRead.length).toBeGreaterThanOrEqual(1);
+      expect(result.partitionsFailed.length).toBeGreaterThan(0);
+      for (const failure of result.partitionsFailed) expect(failure.kind).toBe("timed_out");
+      expect(result.total).toBeLessThan(articles.length);
     });
 
     it("pages without overlap", async () => {

@@ -1,6 +1,8 @@
-import { existsSync, mkdirSync, readdirSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { ArticleDetail } from "../../domain/article.js";
+import { mergeFacets, shardSize, type Facet, type PartitionFacet } from "../../domain/facets.js";
+import { FILTER_FIELDS, type FilterField } from "../../domain/filter-fields.js";
 import type { ArticleQuery } from "../../domain/search-query.js";
 import type {
   ArticleLookup,
@@ -10,22 +12,53 @@ import type {
   SearchResult,
   WriteResult,
 } from "../../ports/index-backend.js";
+import type { StoryIndex, StoryMembers, StoryRelabel } from "../../ports/story-index.js";
 import { monthOf, toStamp } from "../../shared/timestamps.js";
-import { ArticlePartition, type PartitionHit } from "./article-partition.js";
+import { ArticlePartition, type PartitionHit, type StoryMemberRow } from "./article-partition.js";
+import { cursorPage, type Candidate } from "./cursor-page.js";
+import { mergeSorted } from "./merge-sorted.js";
+import { toFtsMatch } from "./fts-match.js";
+import { openForWrite } from "./open-for-write.js";
+import type { Keyset, PartitionSearch } from "./match-conditions.js";
+import { PartitionCatalog } from "./partition-catalog.js";
+import { prepareArticle } from "./prepared-article.js";
+import { WriterThread } from "./writer-thread.js";
 
 // The embedded index: one SQLite file per calendar month of `collected_at`
 // under <dataDir>/index. A query fans out to every partition that can hold a
-// match and merges; a partition that cannot be read is reported, not fatal.
+// match, newest first, and merges: each partition returns lightweight
+// candidates (id, published_at, score), and documents are loaded only for the
+// page returned. A partition that cannot be read is reported, not fatal.
 
 const FILE = /^articles-(\d{6})\.db$/;
 
-export class SqliteIndexBackend implements IndexBackend {
-  private readonly dir: string;
-  private readonly open = new Map<string, ArticlePartition>();
+/** A partition taking part in a query, with the query compiled for it. */
+export interface Participant {
+  month: string;
+  partition: ArticlePartition;
+  search: PartitionSearch;
+}
 
-  constructor(dataDir: string) {
+export interface SqliteIndexOptions {
+  /**
+   * Run writes on a worker thread (default), so an ingest parses the next
+   * batch while the last one is written; false writes on the calling thread.
+   */
+  writerThread?: boolean;
+}
+
+export class SqliteIndexBackend implements IndexBackend, StoryIndex {
+  private readonly dir: string;
+  private readonly catalog: PartitionCatalog;
+  private readonly open = new Map<string, ArticlePartition>();
+  private readonly writer: WriterThread | undefined;
+  private listed: { mtimeMs: number; months: string[] } | undefined;
+
+  constructor(dataDir: string, options: SqliteIndexOptions = {}) {
     this.dir = join(dataDir, "index");
     mkdirSync(this.dir, { recursive: true });
+    this.catalog = new PartitionCatalog(this.dir);
+    if (options.writerThread ?? true) this.writer = new WriterThread();
   }
 
   async write(articles: readonly ArticleDetail[]): Promise<WriteResult> {
@@ -37,30 +70,82 @@ export class SqliteIndexBackend implements IndexBackend {
       batch.push(article);
     }
     let inserted = 0;
-    for (const [month, batch] of byMonth) inserted += this.partition(month, true).write(batch);
+    for (const [month, batch] of byMonth) {
+      if (this.writer) {
+        const path = this.pathOf(month);
+        const isNew = !existsSync(path);
+        inserted += await this.writer.write(month, path, batch.map(prepareArticle));
+        if (isNew) this.catalog.add(month);
+      } else {
+        inserted += this.partition(month, true).write(batch.map(prepareArticle));
+      }
+    }
     return { inserted, unchanged: articles.length - inserted };
   }
 
   async search(query: ArticleQuery): Promise<SearchResult> {
-    const n = query.offset + query.limit;
-    const candidates: Array<PartitionHit & { month: string }> = [];
-    const partitionsRead: string[] = [];
-    const partitionsFailed: PartitionFailure[] = [];
+    const started = performance.now();
+    const match = query.keywords ? toFtsMatch(query.keywords) : undefined;
+    const cursorMode = query.cursor !== undefined && match === undefined;
+    const after = query.cursor?.after ?? null;
+    const n = cursorMode ? query.limit + 1 : query.offset + query.limit;
+    const facetCodes = (query.facets?.fields ?? []).map((f) => FILTER_FIELDS[f].code);
+    const depth = shardSize(query.facets?.limit ?? 10);
+
+    const failed: PartitionFailure[] = [];
+    const read: string[] = [];
+    const participants: Participant[] = [];
+    const lists: Candidate[][] = [];
+    const facetParts = new Map<number, PartitionFacet[]>(facetCodes.map((code) => [code, []]));
     let total = 0;
+
     for (const month of this.monthsFor(query)) {
+      const spent = performance.now() - started;
+      if (query.budgetMs !== undefined && read.length + failed.length > 0 && spent > query.budgetMs) {
+        failed.push({ partition: month, kind: "timed_out", reason: `not read: the query's ${query.budgetMs} ms budget ran out` });
+        continue;
+      }
       try {
-        const result = this.partition(month, false).search(query, n);
-        for (const hit of result.hits) candidates.push({ ...hit, month });
-        total += result.total;
-        partitionsRead.push(month);
+        const partition = this.partition(month, false);
+        const search = compile(partition, query, match);
+        if (search !== null) {
+          if (facetCodes.length > 0) {
+            // One pass over the match set counts the facets and the total together.
+            const counted = partition.facets(search, facetCodes, depth);
+            total += counted.total;
+            for (const [code, facet] of counted.facets) facetParts.get(code)?.push(facet);
+          } else {
+            total += partition.total(search);
+          }
+          // A browse reads partitions newest first: one whose newest article is older than the
+          // n-th candidate found so far cannot place any on the page.
+          const floor = match === undefined ? nthPublished(lists, n) : undefined;
+          if (floor === undefined || search.newest >= floor) {
+            const keyset = after ? { published_at: after.published_at, id: after.id } : undefined;
+            lists.push(tagged(partition.candidates(search, n, cursorMode ? keyset : undefined), month));
+          }
+          participants.push({ month, partition, search });
+        }
+        read.push(month);
       } catch (error) {
-        this.fail(month, error, partitionsFailed);
+        this.fail(month, error, failed);
       }
     }
-    const ranked = query.keywords !== undefined;
-    candidates.sort(ranked ? byScore : byRecency);
-    const page = candidates.slice(query.offset, n);
-    const docs = this.loadDocs(page, partitionsFailed);
+
+    const ranked = match !== undefined;
+    // Each list is in the merged order already (partitions rank with the same tie-breaks).
+    const candidates = mergeSorted(lists, ranked ? byScore : byRecency, n);
+    let page: Candidate[];
+    let cursor: SearchResult["cursor"];
+    if (cursorMode) {
+      const outcome = cursorPage(candidates, query.limit, after, (keyset, k) => this.refetch(participants, keyset, k, failed));
+      page = outcome.page;
+      cursor = outcome.outcome;
+    } else {
+      page = candidates.slice(query.offset, n);
+    }
+
+    const docs = this.loadDocs(page, failed);
     const hits: SearchHit[] = [];
     for (const candidate of page) {
       const doc = docs.get(candidate.id);
@@ -69,12 +154,36 @@ export class SqliteIndexBackend implements IndexBackend {
       if (ranked && candidate.score !== undefined) hit.score = Math.round(candidate.score * 10_000) / 10_000;
       hits.push(hit);
     }
-    return {
+
+    const result: SearchResult = {
       hits,
       total,
-      partitionsRead: partitionsRead.filter((m) => !partitionsFailed.some((f) => f.partition === m)),
-      partitionsFailed,
+      partitionsRead: read.filter((m) => !failed.some((f) => f.partition === m)),
+      partitionsFailed: failed,
     };
+    if (query.facets) {
+      const facets: Partial<Record<FilterField, Facet>> = {};
+      for (const field of query.facets.fields) {
+        facets[field] = mergeFacets(facetParts.get(FILTER_FIELDS[field].code) ?? [], query.facets.limit);
+      }
+      result.facets = facets;
+    }
+    if (cursor) result.cursor = cursor;
+    return result;
+  }
+
+  /** Candidates after `keyset` from every participant, merged newest first. */
+  private refetch(participants: Participant[], keyset: Keyset, k: number, failed: PartitionFailure[]): Candidate[] {
+    const lists: Candidate[][] = [];
+    for (const p of participants) {
+      if (failed.some((f) => f.partition === p.month)) continue;
+      try {
+        lists.push(tagged(p.partition.candidates(p.search, k, keyset), p.month));
+      } catch (error) {
+        this.fail(p.month, error, failed);
+      }
+    }
+    return mergeSorted(lists, byRecency, k);
   }
 
   /** Loads the documents of the page from the partitions that ranked them. */
@@ -98,14 +207,98 @@ export class SqliteIndexBackend implements IndexBackend {
 
   private fail(month: string, error: unknown, failed: PartitionFailure[]): void {
     this.forget(month);
-    failed.push({ partition: month, reason: error instanceof Error ? error.message : String(error) });
+    if (failed.some((f) => f.partition === month)) return;
+    failed.push({ partition: month, kind: "unreadable", reason: error instanceof Error ? error.message : String(error) });
+  }
+
+  /**
+   * The members of a story within a window (ports/story-index.ts): every
+   * member, newest first, and the full documents of the newest `limit`. An
+   * article id given in place of a story id resolves to that article's story
+   * (a story absorbed by a merge lives on in the merged one).
+   */
+  async storyMembers(
+    storyId: string,
+    window: { from?: string | undefined; to?: string | undefined },
+    limit: number,
+  ): Promise<StoryMembers> {
+    const found = this.membersOf(storyId, window);
+    if (found.members.length === 0 && /^\d{14}/.test(storyId)) {
+      const current = this.storyOfArticle(storyId);
+      if (current !== undefined && current !== storyId) return this.storyMembers(current, window, limit);
+    }
+    found.members.sort(byRecency);
+    const page = found.members.slice(0, limit);
+    const docs = this.loadDocs(page, found.partitionsFailed);
+    const listed = page.flatMap((m) => {
+      const doc = docs.get(m.id);
+      return doc === undefined ? [] : [JSON.parse(doc) as ArticleDetail];
+    });
+    return {
+      members: found.members.map(({ month: _month, ...member }) => member),
+      listed,
+      partitionsRead: found.partitionsRead.filter((m) => !found.partitionsFailed.some((f) => f.partition === m)),
+      partitionsFailed: found.partitionsFailed,
+    };
+  }
+
+  private membersOf(
+    storyId: string,
+    window: { from?: string | undefined; to?: string | undefined },
+  ): { members: Array<StoryMemberRow & { month: string }>; partitionsRead: string[]; partitionsFailed: PartitionFailure[] } {
+    const members: Array<StoryMemberRow & { month: string }> = [];
+    const partitionsRead: string[] = [];
+    const partitionsFailed: PartitionFailure[] = [];
+    const months =
+      window.from === undefined ? this.months() : this.months().filter((m) => monthEndPlusSkew(m) >= (window.from as string));
+    for (const month of months) {
+      try {
+        for (const member of this.partition(month, false).storyMembers(storyId, window.from, window.to))
+          members.push({ ...member, month });
+        partitionsRead.push(month);
+      } catch (error) {
+        this.fail(month, error, partitionsFailed);
+      }
+    }
+    return { members, partitionsRead, partitionsFailed };
+  }
+
+  private storyOfArticle(articleId: string): string | undefined {
+    const month = monthOf(articleId);
+    if (!existsSync(this.pathOf(month))) return undefined;
+    try {
+      return this.partition(month, false).storyOf(articleId);
+    } catch {
+      this.forget(month);
+      return undefined;
+    }
+  }
+
+  /** Moves articles to the story clustering put them in; each month's changes in one transaction. */
+  async relabel(changes: readonly StoryRelabel[]): Promise<void> {
+    for (const change of changes) {
+      const byMonth = new Map<string, string[]>();
+      for (const id of change.article_ids) {
+        const month = monthOf(id);
+        byMonth.set(month, [...(byMonth.get(month) ?? []), id]);
+      }
+      for (const [month, ids] of byMonth) {
+        if (!existsSync(this.pathOf(month))) continue;
+        if (this.writer) await this.writer.relabel(month, this.pathOf(month), change.story_id, ids);
+        else this.partition(month, true).relabel(change.story_id, ids);
+      }
+    }
   }
 
   async getArticle(id: string): Promise<ArticleLookup> {
     // An id begins with its 14-digit collection stamp, which names its partition.
     if (!/^\d{14}/.test(id)) return { status: "absent" };
     const month = monthOf(id);
-    if (!existsSync(this.pathOf(month))) return { status: "absent" };
+    if (!existsSync(this.pathOf(month))) {
+      return this.catalog.months().includes(month)
+        ? { status: "unavailable", reason: `the monthly index ${month} is missing` }
+        : { status: "absent" };
+    }
     try {
       const doc = this.partition(month, false).getDoc(id);
       return doc === undefined ? { status: "absent" } : { status: "found", article: JSON.parse(doc) as ArticleDetail };
@@ -128,17 +321,27 @@ export class SqliteIndexBackend implements IndexBackend {
   }
 
   async close(): Promise<void> {
+    await this.writer?.close();
     for (const month of [...this.open.keys()]) this.forget(month);
   }
 
-  /** Months on disk, newest first. Listed per query so partitions written by another process appear. */
+  /**
+   * Months with an index, newest first: files on disk and months the catalog
+   * records (whose file may be missing). Listed per query, so partitions
+   * written by another process appear.
+   */
   months(): string[] {
-    const months: string[] = [];
-    for (const name of readdirSync(this.dir)) {
-      const m = FILE.exec(name);
-      if (m?.[1]) months.push(m[1]);
+    // The directory is listed again only when its modification time moved (a file was added or removed).
+    const mtimeMs = statSync(this.dir).mtimeMs;
+    if (this.listed?.mtimeMs !== mtimeMs) {
+      const onDisk: string[] = [];
+      for (const name of readdirSync(this.dir)) {
+        const m = FILE.exec(name);
+        if (m?.[1]) onDisk.push(m[1]);
+      }
+      this.listed = { mtimeMs, months: onDisk };
     }
-    return months.sort().reverse();
+    return [...new Set([...this.catalog.months(), ...this.listed.months])].sort().reverse();
   }
 
   /**
@@ -155,8 +358,11 @@ export class SqliteIndexBackend implements IndexBackend {
   private partition(month: string, create: boolean): ArticlePartition {
     let partition = this.open.get(month);
     if (!partition) {
-      partition = new ArticlePartition(month, this.pathOf(month), { create });
+      const path = this.pathOf(month);
+      const isNew = create && !existsSync(path);
+      partition = create ? openForWrite(month, path) : new ArticlePartition(month, path, { create: false });
       this.open.set(month, partition);
+      if (isNew) this.catalog.add(month);
     }
     return partition;
   }
@@ -176,11 +382,42 @@ export class SqliteIndexBackend implements IndexBackend {
   }
 }
 
-function byScore(a: PartitionHit, b: PartitionHit): number {
-  return (b.score ?? 0) - (a.score ?? 0) || byRecency(a, b);
+/**
+ * The query as one partition runs it: filters resolved to its terms, the window
+ * kept only where it cuts into the partition. Null when nothing here can match.
+ */
+function compile(partition: ArticlePartition, query: ArticleQuery, match: string | undefined): PartitionSearch | null {
+  const { count, bounds } = partition.stats();
+  if (bounds === undefined) return null;
+  const { from, to } = query.filters;
+  if ((from !== undefined && from > bounds.newest) || (to !== undefined && to < bounds.oldest)) return null;
+  const terms = partition.resolve(query.filters);
+  if (terms === null) return null;
+  const search: PartitionSearch = { terms, articles: count, newest: bounds.newest };
+  if (match !== undefined) search.match = match;
+  if (from !== undefined && from > bounds.oldest) search.from = from;
+  if (to !== undefined && to < bounds.newest) search.to = to;
+  return search;
 }
 
-function byRecency(a: PartitionHit, b: PartitionHit): number {
+/** published_at of the n-th newest candidate so far; undefined while there are fewer than n. */
+function nthPublished(lists: ReadonlyArray<readonly Candidate[]>, n: number): string | undefined {
+  if (lists.reduce((sum, l) => sum + l.length, 0) < n) return undefined;
+  return mergeSorted(lists, byRecency, n)[n - 1]?.published_at;
+}
+
+/** The partition's candidates, marked with the month they came from (in place: there can be thousands). */
+function tagged(hits: PartitionHit[], month: string): Candidate[] {
+  for (const hit of hits) (hit as Candidate).month = month;
+  return hits as Candidate[];
+}
+
+/** Score, then the same tie-break every partition ranks with: newer partition, then higher rowid. */
+function byScore(a: Candidate, b: Candidate): number {
+  return (b.score ?? 0) - (a.score ?? 0) || (a.month === b.month ? b.rowid - a.rowid : a.month < b.month ? 1 : -1);
+}
+
+function byRecency(a: { published_at: string; id: string }, b: { published_at: string; id: string }): number {
   if (a.published_at !== b.published_at) return a.published_at < b.published_at ? 1 : -1;
   return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
 }

@@ -1,11 +1,14 @@
 import type { ArticleDetail } from "../../domain/article.js";
 import type { ArticleSource } from "../../ports/article-source.js";
 import type { IndexBackend } from "../../ports/index-backend.js";
+import type { StoryIndex, StoryRelabel } from "../../ports/story-index.js";
 import type { Clock } from "../../shared/clock.js";
+import type { StoryClusterer } from "../stories/story-clusterer.js";
 
-// Reads files through an ArticleSource and writes them to the index in
-// batches. Bad lines are skipped and reported with their line numbers; ingest
-// never aborts on bad data. Writing is idempotent by article id.
+// Reads files through an ArticleSource, clusters each article into a story,
+// and writes them to the index in batches. Bad lines are skipped and reported
+// with their line numbers; ingest never aborts on bad data. Writing is
+// idempotent by article id, and so is clustering.
 
 export interface SkippedLine {
   file: string;
@@ -33,12 +36,19 @@ export interface IngestProgress {
 /** At most this many skipped lines are kept for the report; the count stays exact. */
 const SKIPPED_KEPT = 1000;
 
+/** Story clustering at ingest: the clusterer, and the index it relabels when stories merge. */
+export interface IngestStories {
+  clusterer: StoryClusterer;
+  index: StoryIndex;
+}
+
 export class IngestService {
   constructor(
     private readonly source: ArticleSource,
     private readonly index: IndexBackend,
     private readonly batchSize: number,
     private readonly clock: Clock,
+    private readonly stories?: IngestStories,
   ) {}
 
   async ingest(files: readonly string[], onProgress?: (progress: IngestProgress) => void): Promise<IngestSummary> {
@@ -53,15 +63,26 @@ export class IngestService {
       seconds: 0,
       recordsPerSecond: 0,
     };
+    // One batch is written while the next is read: an index that writes on
+    // another thread (the SQLite one does) then overlaps parsing and writing.
+    // At most one write is in flight, so memory stays flat.
+    let inFlight: Promise<void> = Promise.resolve();
     for (const file of files) {
       let batch: ArticleDetail[] = [];
       const flush = async (): Promise<void> => {
         if (batch.length === 0) return;
-        const written = await this.index.write(batch);
-        summary.inserted += written.inserted;
-        summary.unchanged += written.unchanged;
+        const full = batch;
         batch = [];
-        onProgress?.({ file, records: summary.records });
+        await inFlight;
+        const records = summary.records;
+        const write = this.index.write(full).then((written) => {
+          summary.inserted += written.inserted;
+          summary.unchanged += written.unchanged;
+          onProgress?.({ file, records });
+        });
+        // A failed write surfaces at the next flush or at the end, never as an unhandled rejection.
+        write.catch(() => undefined);
+        inFlight = write;
       };
       for await (const record of this.source.read(file)) {
         summary.records++;
@@ -76,8 +97,33 @@ export class IngestService {
       }
       await flush();
     }
+    await inFlight;
     summary.seconds = (this.clock.now() - started) / 1000;
     summary.recordsPerSecond = summary.seconds > 0 ? Math.round(summary.records / summary.seconds) : summary.records;
     return summary;
+  }
+
+  /**
+   * Clusters a batch in order. Its own articles take their final story before
+   * they are written; articles already indexed that a merge moved are returned
+   * for relabelling.
+   */
+  private async cluster(batch: ArticleDetail[]): Promise<StoryRelabel[]> {
+    if (!this.stories) return [];
+    const storyOf = new Map<string, string>();
+    for (const article of batch) {
+      const change = await this.stories.clusterer.add(article);
+      if (change) for (const id of change.article_ids) storyOf.set(id, change.story_id);
+    }
+    const inBatch = new Set(batch.map((a) => a.id));
+    for (const article of batch) article.story_id = storyOf.get(article.id) ?? article.story_id;
+    const earlier = new Map<string, string[]>();
+    for (const [id, story] of storyOf) {
+      if (inBatch.has(id)) continue;
+      const ids = earlier.get(story) ?? [];
+      ids.push(id);
+      earlier.set(story, ids);
+    }
+    return [...earlier.entries()].map(([story_id, article_ids]) => ({ story_id, article_ids }));
   }
 }

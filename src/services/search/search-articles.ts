@@ -1,24 +1,23 @@
 import { COMPACT_ARTICLE_FIELDS, toArticle, type Article } from "../../domain/article.js";
 import { ATTRIBUTION } from "../../domain/attribution.js";
-import type { KeywordQuery } from "../../domain/keyword-query.js";
+import { encodeCursor } from "../../domain/browse-cursor.js";
+import type { Facet } from "../../domain/facets.js";
+import type { FilterField } from "../../domain/filter-fields.js";
 import type { Plan } from "../../domain/plans.js";
-import type { ArticleFilters } from "../../domain/search-query.js";
-import type { IndexBackend, SearchHit } from "../../ports/index-backend.js";
+import type { ArticleQuery } from "../../domain/search-query.js";
+import type { IndexBackend, SearchHit, SearchResult } from "../../ports/index-backend.js";
 import type { Coverage } from "../../schemas/responses.js";
+import { ApiError } from "../../shared/api-error.js";
 import { completeness } from "./coverage.js";
+import { cursorPageCredits } from "./cursor-credits.js";
 import { applyPlanWindow } from "./plan-window.js";
+import type { ArticleSearchRequest } from "./search-request.js";
 
 // /search and /top-headlines: a ranked keyword search or a newest-first browse
 // over every monthly index the window reaches, in the spec's Search response.
 
-export interface ArticleSearchRequest {
-  keywords: KeywordQuery | undefined;
-  /** `from` is clamped to the plan's reach here, so it is the caller's bound. */
-  filters: ArticleFilters;
-  offset: number;
-  limit: number;
-  view: "full" | "compact";
-}
+/** Monthly indexes not started within this time are left unread: the answer is partial, `timed_out`. */
+export const QUERY_BUDGET_MS = 2000;
 
 export interface SearchResponse {
   results: Array<Partial<Article> & { score?: number }>;
@@ -28,6 +27,8 @@ export interface SearchResponse {
   limit: number;
   has_more: boolean;
   mode: string;
+  facets?: Partial<Record<FilterField, Facet>>;
+  next_cursor?: string;
   history_days: number | null;
   from_clamped: boolean;
   partial: boolean;
@@ -35,32 +36,73 @@ export interface SearchResponse {
   attribution: string;
 }
 
+export interface SearchOutcome {
+  body: SearchResponse;
+  /** Credits a cursor page took (see cursor-credits.ts); undefined when the price is fixed. */
+  credits?: number;
+}
+
 export async function searchArticles(
   index: IndexBackend,
   request: ArticleSearchRequest,
   plan: Plan,
   nowMs: number,
-): Promise<SearchResponse> {
+  budgetMs = QUERY_BUDGET_MS,
+): Promise<SearchOutcome> {
   const window = applyPlanWindow(plan, request.filters.from, request.filters.to, nowMs);
-  const result = await index.search({
-    ...(request.keywords ? { keywords: request.keywords } : {}),
+  const query: ArticleQuery = {
     filters: { ...request.filters, from: window.from, to: window.to },
     offset: request.offset,
     limit: request.limit,
-  });
-  return {
+    budgetMs,
+  };
+  if (request.keywords) query.keywords = request.keywords;
+  if (request.facets) query.facets = request.facets;
+  if (request.cursor) query.cursor = { after: request.cursor.after };
+  const result = await index.search(query);
+  assertSomethingRead(result);
+
+  const { partial, coverage } = completeness(result.partitionsFailed, result.partitionsRead);
+  const cut = result.cursor?.tieGroupCut === true;
+  const nextCursor =
+    request.cursor && result.cursor?.next ? encodeCursor(result.cursor.next, request.cursor.fingerprint) : undefined;
+  const body: SearchResponse = {
     results: result.hits.map((hit) => present(hit, request.view)),
     total: result.total,
     total_relation: "exact",
     offset: request.offset,
     limit: request.limit,
-    has_more: request.offset + result.hits.length < result.total,
+    has_more: result.cursor ? result.cursor.next !== null : request.offset + result.hits.length < result.total,
     mode: request.keywords ? "keyword" : "recent",
+    ...(result.facets ? { facets: result.facets } : {}),
+    ...(nextCursor !== undefined ? { next_cursor: nextCursor } : {}),
     history_days: window.history_days,
     from_clamped: window.from_clamped,
-    ...completeness(result.partitionsFailed, result.partitionsRead),
+    // A failed index outranks a cut tie group: retrying may help the former, never the latter.
+    partial: partial || cut,
+    coverage: coverage === "complete" && cut ? "range_too_wide" : coverage,
     attribution: ATTRIBUTION,
   };
+  const outcome: SearchOutcome = { body };
+  if (request.cursor && result.cursor) {
+    outcome.credits = cursorPageCredits({
+      later: request.cursor.after !== null,
+      facets: request.facets !== undefined,
+      resumedInTieGroup: result.cursor.resumedInTieGroup,
+    });
+  }
+  return outcome;
+}
+
+/** No monthly index could be read at all: that is not an empty answer (spec section 7, 503). */
+function assertSomethingRead(result: SearchResult): void {
+  const unreadable = result.partitionsFailed.filter((f) => f.kind === "unreadable");
+  if (result.partitionsRead.length === 0 && unreadable.length > 0) {
+    throw new ApiError(
+      "upstream_unavailable",
+      `None of the ${unreadable.length} monthly indexes in range could be read. This is not evidence that no article matches: retry with backoff, or narrow 'from'/'to'.`,
+    );
+  }
 }
 
 function present(hit: SearchHit, view: "full" | "compact"): Partial<Article> & { score?: number } {

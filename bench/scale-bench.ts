@@ -1,0 +1,245 @@
+// The scale benchmark (issue 3): a corpus generated from the real sample
+// (default 1,000,000 articles over 6 months), ingested through the real
+// pipeline, then a fixed query mix timed three ways:
+//   engine  IndexBackend.search in-process (SQLite and the merge: the engine's own cost)
+//   API     over HTTP, one keep-alive client, one request at a time (same query)
+//   load    autocannon, 10 connections (throughput, and latency under load)
+// with Fastify hello-world on the same machine as the floor. Writes bench/RESULTS.md.
+//
+//   npm run bench [-- --articles 1000000 --months 6 --seconds 5 --reuse]
+//
+// --reuse keeps an index already ingested by an earlier run (its ingest figures are reused).
+// Not part of `npm test`. Data lives under bench/.data/ (gitignored).
+
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { SqliteIndexBackend } from "../src/adapters/sqlite/sqlite-index-backend.js";
+import { loadConfig } from "../src/config/config.js";
+import { createContainer } from "../src/container.js";
+import { generateCorpus } from "./corpus/generate-corpus.js";
+import { startChild } from "./scale/child-server.js";
+import { load, loadAverage, machine, timeCalls, timeHttp, type Latency, type Throughput } from "./scale/measure.js";
+import { engineQuery, pathOf, QUERY_MIX, type BenchQuery } from "./scale/query-mix.js";
+
+const { values: args } = parseArgs({
+  options: {
+    articles: { type: "string", default: "1000000" },
+    months: { type: "string", default: "6" },
+    seconds: { type: "string", default: "5" },
+    reuse: { type: "boolean", default: false },
+    out: { type: "string", default: new URL("./RESULTS.md", import.meta.url).pathname },
+  },
+});
+const ARTICLES = Number(args.articles);
+const MONTHS = Number(args.months);
+const SECONDS = Number(args.seconds);
+const DATA = new URL("./.data/", import.meta.url).pathname;
+
+interface IngestFigures {
+  records: number;
+  inserted: number;
+  seconds: number;
+  perSecond: number;
+}
+
+interface Row {
+  query: BenchQuery;
+  path: string;
+  total: number;
+  engine: Latency;
+  /** The same engine call timed inside the API process while the API was measured. */
+  inServer: Latency;
+  api: Latency;
+  loaded: Throughput;
+}
+
+async function ingest(files: string[], dataDir: string): Promise<IngestFigures> {
+  const marker = join(dataDir, "BENCH-INGEST.json");
+  if (args.reuse && existsSync(marker)) return JSON.parse(readFileSync(marker, "utf8")) as IngestFigures;
+  rmSync(dataDir, { recursive: true, force: true });
+  mkdirSync(dataDir, { recursive: true });
+  const container = createContainer(loadConfig({}, { dataDir, logLevel: "silent" }));
+  const service = await container.ingestService();
+  console.error(`ingesting ${files.length} files into ${dataDir} ...`);
+  const summary = await service.ingest(files);
+  await container.close();
+  const figures = {
+    records: summary.records,
+    inserted: summary.inserted,
+    seconds: summary.seconds,
+    perSecond: Math.round(summary.records / summary.seconds),
+  };
+  writeFileSync(marker, JSON.stringify(figures, null, 2));
+  return figures;
+}
+
+function bytesUnder(dir: string): number {
+  let total = 0;
+  for (const name of readdirSync(dir)) {
+    const path = join(dir, name);
+    const stat = statSync(path);
+    total += stat.isDirectory() ? bytesUnder(path) : stat.size;
+  }
+  return total;
+}
+
+async function main(): Promise<void> {
+  const loadBefore = loadAverage();
+  const corpusDir = join(DATA, `corpus-${ARTICLES}`);
+  console.error(`generating ${ARTICLES} articles into ${corpusDir} (reused when already there) ...`);
+  const corpus = await generateCorpus({ articles: ARTICLES, firstMonth: "2024-01", months: MONTHS, outDir: corpusDir, seed: 1 });
+  const dataDir = join(DATA, `index-${ARTICLES}`);
+  const ingested = await ingest(corpus.files, dataDir);
+  const indexBytes = bytesUnder(join(dataDir, "index"));
+  const corpusBytes = corpus.files.reduce((sum, f) => sum + statSync(f).size, 0);
+
+  const api = await startChild<{ port: number; key: string }>("./serve-api.ts", [dataDir]);
+  const origin = `http://127.0.0.1:${api.info.port}`;
+  const headers = { "x-api-key": api.info.key };
+  const engine = new SqliteIndexBackend(dataDir);
+  const rows: Row[] = [];
+  try {
+    const queries = await withCursorPage3(QUERY_MIX, origin, headers);
+    for (const query of queries) {
+      const path = pathOf(query);
+      console.error(`measuring ${query.name}: ${path}`);
+      const engineQ = engineQuery(query.params);
+      const total = (await engine.search(engineQ)).total;
+      const engineLatency = await timeCalls(() => engine.search(engineQ), SECONDS);
+      api.tell("reset");
+      const apiLatency = await timeHttp(origin, path, headers, SECONDS);
+      const inServer = JSON.parse(await api.ask("stats")) as Latency;
+      const loaded = await load(origin + path, headers, 10, SECONDS);
+      rows.push({ query, path, total, engine: engineLatency, inServer, api: apiLatency, loaded });
+    }
+  } finally {
+    await engine.close();
+    await api.stop();
+  }
+
+  const hello = await startChild<{ port: number }>("./serve-hello.ts");
+  let helloLatency: Latency;
+  let helloLoaded: Throughput;
+  try {
+    helloLatency = await timeHttp(`http://127.0.0.1:${hello.info.port}`, "/", {}, SECONDS);
+    helloLoaded = await load(`http://127.0.0.1:${hello.info.port}/`, {}, 10, SECONDS);
+  } finally {
+    await hello.stop();
+  }
+
+  const report = render({
+    ingested,
+    corpusFiles: corpus.files.length,
+    corpusBytes,
+    indexBytes,
+    partitions: readdirSync(join(dataDir, "index")).filter((f) => /^articles-\d{6}\.db$/.test(f)).length,
+    rows,
+    helloLatency,
+    helloLoaded,
+    loadBefore,
+    loadAfter: loadAverage(),
+  });
+  writeFileSync(join(DATA, `results-${ARTICLES}.json`), JSON.stringify({ ingested, rows, helloLatency, helloLoaded }, null, 2));
+  // A hand-written analysis below the marker survives a re-run.
+  const out = args.out as string;
+  const previous = existsSync(out) ? readFileSync(out, "utf8") : "";
+  const kept = previous.includes(ANALYSIS_MARKER) ? previous.slice(previous.indexOf(ANALYSIS_MARKER)) : `${ANALYSIS_MARKER}\n`;
+  writeFileSync(out, `${report}\n${kept}`);
+  console.log(report);
+}
+
+const ANALYSIS_MARKER = "<!-- analysis: kept by npm run bench -->";
+
+/** The mix with `cursor=<page 3>` replaced by the real next_cursor of page 2. */
+async function withCursorPage3(
+  mix: readonly BenchQuery[],
+  origin: string,
+  headers: Record<string, string>,
+): Promise<BenchQuery[]> {
+  let cursor = "start";
+  for (let page = 1; page < 3; page++) {
+    const response = await fetch(`${origin}/search?cursor=${encodeURIComponent(cursor)}`, { headers });
+    const body = (await response.json()) as { next_cursor?: string };
+    if (!body.next_cursor) throw new Error("the browse has fewer than 3 pages");
+    cursor = body.next_cursor;
+  }
+  return mix.map((q) => (q.params.cursor === "<page 3>" ? { ...q, params: { ...q.params, cursor } } : q));
+}
+
+const ms = (v: number): string => (v < 10 ? v.toFixed(2) : v.toFixed(1));
+
+function render(r: {
+  ingested: IngestFigures;
+  corpusFiles: number;
+  corpusBytes: number;
+  indexBytes: number;
+  partitions: number;
+  rows: Row[];
+  helloLatency: Latency;
+  helloLoaded: Throughput;
+  loadBefore: string;
+  loadAfter: string;
+}): string {
+  const gib = (b: number): string => `${(b / 2 ** 30).toFixed(1)} GiB`;
+  const table = r.rows.map((row) => {
+    const shown = row.path.length > 70 ? `${row.path.slice(0, 67)}...` : row.path;
+    return `| ${row.query.name} | \`${shown}\` | ${row.total} | ${ms(row.engine.p50)} / ${ms(row.engine.p99)} | ${ms(row.inServer.p50)} | ${ms(row.api.p50)} / ${ms(row.api.p99)} | ${(row.api.p50 / row.engine.p50).toFixed(2)}x | ${Math.round(row.loaded.requestsPerSecond)} | ${row.loaded.p50} / ${row.loaded.p99} |`;
+  });
+  return [
+    "# Scale benchmark",
+    "",
+    `Machine: ${machine()}. Load average before / after the run (1, 5, 15 min): ${r.loadBefore} → ${r.loadAfter}.`,
+    `Command: \`npm run bench -- --articles ${ARTICLES} --months ${MONTHS} --seconds ${SECONDS}\`.`,
+    "",
+    `Corpus: ${ARTICLES.toLocaleString("en")} articles generated from the bundled GDELT sample (fields of real records recombined, fresh ids, 15-minute batches over ${MONTHS} months from 2024-01), ${r.corpusFiles} gzip GKG files, ${gib(r.corpusBytes)}. Index: ${r.partitions} monthly indexes, ${gib(r.indexBytes)} on disk.`,
+    "",
+    `Ingest through the whole pipeline (gunzip, parse, map, index): **${r.ingested.perSecond.toLocaleString("en")} records/s** (${r.ingested.records.toLocaleString("en")} records in ${r.ingested.seconds.toFixed(0)} s).`,
+    "",
+    `Latency in ms, p50 / p99. Engine: \`IndexBackend.search\` in-process, the machine otherwise idle. Engine in API process: the same call timed inside the server while the API column was measured. API: HTTP over loopback, one keep-alive client, ${SECONDS} s per query. Load: autocannon, 10 connections, ${SECONDS} s (its histogram keeps whole ms).`,
+    "",
+    "| query | path | matches | engine p50 / p99 | engine in API process, p50 | API p50 / p99 | API / engine (p50) | req/s, 10 conn | p50 / p99, 10 conn |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|",
+    ...table,
+    `| Fastify hello-world | \`/\` | | | | ${ms(r.helloLatency.p50)} / ${ms(r.helloLatency.p99)} | | ${Math.round(r.helloLoaded.requestsPerSecond)} | ${r.helloLoaded.p50} / ${r.helloLoaded.p99} |`,
+    "",
+    "## Targets",
+    "",
+    "| target | measured | |",
+    "|---|---:|---|",
+    ...targets(r),
+    "",
+  ].join("\n");
+}
+
+function targets(r: { ingested: IngestFigures; rows: Row[] }): string[] {
+  const row = (t: BenchQuery["target"]): Row | undefined => r.rows.find((x) => x.query.target === t);
+  const verdict = (value: number, limit: number, unit: string): string =>
+    value <= limit
+      ? "met"
+      : `missed by ${(value / limit).toFixed(1)}x (${(value - limit).toFixed(unit === "ms" ? 1 : 0)} ${unit} over)`;
+  const lines: string[] = [];
+  const keyword = row("keyword");
+  if (keyword) {
+    lines.push(`| keyword /search p50 <= 10 ms | ${ms(keyword.api.p50)} ms | ${verdict(keyword.api.p50, 10, "ms")} |`);
+    lines.push(`| keyword /search p99 <= 50 ms | ${ms(keyword.api.p99)} ms | ${verdict(keyword.api.p99, 50, "ms")} |`);
+  }
+  const facets = row("facets");
+  if (facets)
+    lines.push(`| /search with 3 facets p50 <= 30 ms | ${ms(facets.api.p50)} ms | ${verdict(facets.api.p50, 30, "ms")} |`);
+  const cursor = row("cursor");
+  if (cursor) lines.push(`| cursor page p50 <= 10 ms | ${ms(cursor.api.p50)} ms | ${verdict(cursor.api.p50, 10, "ms")} |`);
+  for (const x of r.rows) {
+    const ratio = x.api.p50 / x.engine.p50;
+    lines.push(
+      `| API <= 1.3x engine: ${x.query.name} | ${ratio.toFixed(2)}x | ${ratio <= 1.3 ? "met" : `missed (${ms(x.api.p50 - x.engine.p50)} ms of API time per call)`} |`,
+    );
+  }
+  const ingest = r.ingested.perSecond;
+  lines.push(
+    `| ingest >= 5,000 records/s | ${ingest.toLocaleString("en")} /s | ${ingest >= 5000 ? "met" : `missed by ${(5000 / ingest).toFixed(2)}x`} |`,
+  );
+  return lines;
+}
+
+await main();

@@ -1,0 +1,45 @@
+import { decodeCursor } from "../../src/domain/browse-cursor.js";
+import type { ArticleQuery } from "../../src/domain/search-query.js";
+import { toSearchRequest, type ListParams } from "../../src/services/search/search-request.js";
+
+// The fixed query mix of the scale benchmark, each as an HTTP path and as the
+// ArticleQuery the API hands the index for it (archive plan: no window), so the
+// engine's own time and the API's time are measured on the same query.
+
+export interface BenchQuery {
+  name: string;
+  params: Record<string, string>;
+  /** Which performance target the row is judged against, if any. */
+  target?: "keyword" | "facets" | "cursor";
+}
+
+export const QUERY_MIX: readonly BenchQuery[] = [
+  { name: "keyword", params: { q: "baltimore shooting" }, target: "keyword" },
+  { name: "keyword, selective", params: { q: "climate" } },
+  { name: "keyword, broad", params: { q: "police" } },
+  { name: "keyword + 2 filters", params: { q: "baltimore shooting", language: "eng", publisher_country: "US" } },
+  { name: "browse", params: {} },
+  { name: "browse + cursor page 3", params: { cursor: "<page 3>" }, target: "cursor" },
+  { name: "search with 3 facets", params: { q: "baltimore shooting", facets: "source,person,topic" }, target: "facets" },
+  { name: "browse + filter + 3 facets", params: { person: "joe biden", facets: "source,person,topic" } },
+  { name: "deep offset 5,000", params: { offset: "5000" } },
+];
+
+export function pathOf(query: BenchQuery): string {
+  return `/search?${new URLSearchParams(query.params).toString()}`;
+}
+
+/** The index query the API runs for these parameters (see services/search/search-articles.ts). */
+export function engineQuery(params: Record<string, string>): ArticleQuery {
+  const typed: ListParams = { ...params } as ListParams;
+  if (params.offset !== undefined) typed.offset = Number(params.offset);
+  const request = toSearchRequest(typed);
+  const query: ArticleQuery = { filters: request.filters, offset: request.offset, limit: request.limit };
+  if (request.keywords) query.keywords = request.keywords;
+  if (request.facets) query.facets = request.facets;
+  if (request.cursor) {
+    const decoded = params.cursor === "start" ? undefined : decodeCursor(params.cursor ?? "");
+    query.cursor = { after: decoded?.position ?? null };
+  }
+  return query;
+}

@@ -1,0 +1,58 @@
+import { TIE_GROUP_LIMIT, type CursorPosition } from "../../domain/browse-cursor.js";
+import type { CursorOutcome } from "../../ports/index-backend.js";
+import type { PartitionHit } from "./article-partition.js";
+import type { Keyset } from "./match-conditions.js";
+
+// One cursor page of a newest-first browse, from candidates merged across
+// partitions in (published_at desc, id desc) order. Keyset paging makes pages
+// disjoint however many articles share a timestamp. The spec's limit of 5,000
+// articles per timestamp: a timestamp serves its first 5,000 articles (by id,
+// descending); the rest of it is skipped, the page goes on with older
+// articles, and the page where the skip happens is marked (`tieGroupCut`).
+
+export type Candidate = PartitionHit & { month: string };
+
+type Refetch = (keyset: Keyset, k: number) => Candidate[];
+
+export function cursorPage(
+  first: readonly Candidate[],
+  limit: number,
+  after: CursorPosition | null,
+  refetch: Refetch,
+): { page: Candidate[]; outcome: CursorOutcome } {
+  // One more than the page, to know whether another page exists.
+  const wanted = limit + 1;
+  const page: Array<Candidate & { served: number }> = [];
+  let stamp = after?.published_at;
+  let served = after?.served ?? 0;
+  let tieGroupCut = false;
+  const resumedInTieGroup = after !== null && first[0]?.published_at === after.published_at;
+  let batch = first;
+  for (;;) {
+    let skipBefore: string | undefined;
+    for (const candidate of batch) {
+      if (candidate.published_at !== stamp) {
+        stamp = candidate.published_at;
+        served = 0;
+      }
+      if (served >= TIE_GROUP_LIMIT) {
+        // Only a skip among the articles this page returns makes this page partial.
+        if (page.length < limit) tieGroupCut = true;
+        skipBefore = stamp;
+        break;
+      }
+      served++;
+      page.push({ ...candidate, served });
+      if (page.length === wanted) break;
+    }
+    if (page.length === wanted || skipBefore === undefined) break;
+    batch = refetch({ before: skipBefore }, wanted - page.length);
+  }
+  const results = page.slice(0, limit);
+  const last = results[results.length - 1];
+  const next = page.length > limit && last ? { published_at: last.published_at, id: last.id, served: last.served } : null;
+  return {
+    page: results.map(({ served: _served, ...candidate }) => candidate),
+    outcome: { next, tieGroupCut, resumedInTieGroup },
+  };
+}

@@ -1,0 +1,88 @@
+import { COLUMN_FIELDS } from "./partition-schema.js";
+
+// SQL conditions of a query inside one monthly index: the window, the filters
+// (a column comparison for the single-valued fields when the article row is
+// read anyway, else a probe of `postings`), and where a browse resumes.
+
+/** A filter value as this index knows it. */
+export interface ResolvedTerm {
+  id: number;
+  /** Articles in this index carrying it. */
+  docs: number;
+  /** The filter field, and its folded value (for a column comparison). */
+  field: string;
+  key: string;
+}
+
+/** A query compiled for this index: what to match, with filters already resolved to term ids. */
+export interface PartitionSearch {
+  /** FTS5 MATCH expression; absent on a browse. */
+  match?: string;
+  /** Filter terms, rarest first. */
+  terms: ResolvedTerm[];
+  /** Articles in this index, and its newest published_at, when the query started. */
+  articles: number;
+  newest: string;
+  /** Window bounds, only where they cut into this index. */
+  from?: string;
+  to?: string;
+}
+
+/** Where a browse resumes: strictly after (published_at, id), or strictly before a timestamp. */
+export type Keyset = { published_at: string; id: string } | { before: string };
+
+export type Params = Record<string, string | number>;
+
+export interface ConditionOptions {
+  keyset?: Keyset | undefined;
+  /** Index of the term whose postings drive the query (no condition needed for it). */
+  driver?: number;
+  /** No `a` row is joined: only postings probes on `d.article` can be used. */
+  postingsOnly?: boolean;
+}
+
+const COLUMNS: ReadonlySet<string> = new Set(COLUMN_FIELDS);
+
+export function conditions(search: PartitionSearch, params: Params, options: ConditionOptions = {}): string[] {
+  const where: string[] = [];
+  const article = options.postingsOnly ? "d.article" : "a.rowid";
+  search.terms.forEach((term, i) => {
+    if (i === options.driver) {
+      params[`t${i}`] = term.id;
+    } else if (COLUMNS.has(term.field) && !options.postingsOnly) {
+      where.push(`a.${term.field} = @t${i}`);
+      params[`t${i}`] = term.key;
+    } else {
+      where.push(`EXISTS (SELECT 1 FROM postings p WHERE p.term = @t${i} AND p.article = ${article})`);
+      params[`t${i}`] = term.id;
+    }
+  });
+  if (search.from !== undefined) {
+    where.push("a.published_at >= @from");
+    params.from = search.from;
+  }
+  if (search.to !== undefined) {
+    where.push("a.published_at <= @to");
+    params.to = search.to;
+  }
+  const keyset = options.keyset;
+  if (keyset !== undefined) {
+    if ("before" in keyset) {
+      where.push("a.published_at < @kp");
+      params.kp = keyset.before;
+    } else {
+      where.push("(a.published_at, a.id) < (@kp, @ki)");
+      params.kp = keyset.published_at;
+      params.ki = keyset.id;
+    }
+  }
+  return where;
+}
+
+export function and(where: readonly string[]): string {
+  return where.length > 0 ? ` AND ${where.join(" AND ")}` : "";
+}
+
+export function whereClause(where: readonly string[]): string {
+  return where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
+}

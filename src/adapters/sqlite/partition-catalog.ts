@@ -1,0 +1,46 @@
+import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+// The months that have a monthly index, recorded when each file is created.
+// Listing the directory alone cannot tell a month that never had data from one
+// whose file went missing; with the catalog, a missing file is reported as an
+// unreadable index (a partial answer), never as an absence of articles.
+
+const NAME = "catalog.json";
+
+export class PartitionCatalog {
+  private readonly path: string;
+  private cached: { mtimeMs: number; months: string[] } | undefined;
+
+  constructor(dir: string) {
+    this.path = join(dir, NAME);
+  }
+
+  /** Months recorded, re-read when another process (an ingest) changed the file. */
+  months(): string[] {
+    if (!existsSync(this.path)) return [];
+    const mtimeMs = statSync(this.path).mtimeMs;
+    if (this.cached?.mtimeMs !== mtimeMs) {
+      try {
+        const parsed = JSON.parse(readFileSync(this.path, "utf8")) as { months?: unknown };
+        const months = Array.isArray(parsed.months) ? parsed.months.filter((m): m is string => typeof m === "string") : [];
+        this.cached = { mtimeMs, months };
+      } catch {
+        // A catalog being replaced or damaged: fall back to the directory listing alone.
+        return [];
+      }
+    }
+    return this.cached.months;
+  }
+
+  add(month: string): void {
+    const months = new Set(this.months());
+    if (months.has(month)) return;
+    months.add(month);
+    // Write-then-rename: a reader sees the old catalog or the new one, never half of one.
+    const tmp = `${this.path}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ months: [...months].sort() }, null, 1));
+    renameSync(tmp, this.path);
+    this.cached = undefined;
+  }
+}

@@ -1,0 +1,53 @@
+// The layout of one monthly index (a SQLite file). Bump SCHEMA_VERSION on any
+// change: a file of another version is not read (see README, "Operate it").
+//
+//   articles   one narrow row per article: id, published_at, the single-valued
+//              filter fields (folded, so a filter is a plain comparison on a row
+//              already read) and `terms`, the ids of every filter value the
+//              article carries (doc values: facets count them)
+//   docs       the article as JSON, read only for the page returned
+//   terms      every distinct (field, folded value): its spelling as first seen
+//              and how many articles carry it. Term ids are seq * 32 + field code,
+//              with a sequence per field, so a facet can count a field's values
+//              in a dense array indexed by seq
+//   postings   (term, article): the inverted index filters are driven by
+//   articles_fts  FTS5 over titles and entity names, ranked with BM25
+
+export const SCHEMA_VERSION = "2";
+
+export const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS articles (
+  rowid INTEGER PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  published_at TEXT NOT NULL,
+  source TEXT,
+  source_type TEXT,
+  publisher_country TEXT,
+  language TEXT,
+  terms BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS articles_recent ON articles (published_at DESC, id DESC);
+CREATE TABLE IF NOT EXISTS docs (rowid INTEGER PRIMARY KEY, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS terms (
+  id INTEGER PRIMARY KEY,
+  field INTEGER NOT NULL,
+  key TEXT NOT NULL,
+  value TEXT,
+  docs INTEGER NOT NULL,
+  UNIQUE (field, key)
+);
+CREATE INDEX IF NOT EXISTS terms_by_field ON terms (field, id);
+CREATE TABLE IF NOT EXISTS postings (
+  term INTEGER NOT NULL,
+  article INTEGER NOT NULL,
+  PRIMARY KEY (term, article)
+) WITHOUT ROWID;
+-- Contentless: the text lives in docs; the FTS index keeps only postings.
+CREATE VIRTUAL TABLE IF NOT EXISTS articles_fts USING fts5(
+  title, entities, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2'
+);
+`;
+
+/** Filter fields that are also columns of `articles` (folded values). */
+export const COLUMN_FIELDS = ["source", "source_type", "publisher_country", "language"] as const;

@@ -1,0 +1,151 @@
+import { decodeCursor, fingerprintOf, type CursorPosition } from "../../domain/browse-cursor.js";
+import { FILTER_FIELD_NAMES, isFilterField, type FilterField } from "../../domain/filter-fields.js";
+import { parseKeywordQuery, type KeywordQuery } from "../../domain/keyword-query.js";
+import type { ArticleFilters, FacetRequest } from "../../domain/search-query.js";
+import { ApiError } from "../../shared/api-error.js";
+import { closestName } from "../../shared/closest-name.js";
+import { parseTimeBound } from "../../shared/timestamps.js";
+
+// Cross-field rules of /search and /top-headlines (spec section 4: shared
+// filter rules, Pagination), applied to parameters that already passed their
+// own checks. Everything here runs before any index work; a broken rule is a
+// 400 that is never charged.
+
+/** Parameters as validated against their declarations (schemas/params.ts). */
+export type ListParams = { [K in FilterField]?: string } & {
+  q?: string;
+  from?: string;
+  to?: string;
+  offset?: number;
+  limit?: number;
+  facets?: string;
+  facet_limit?: number;
+  view?: "full" | "compact";
+  cursor?: string;
+};
+
+export interface ArticleSearchRequest {
+  keywords: KeywordQuery | undefined;
+  /** `from` is the caller's bound; the plan window is applied when the search runs. */
+  filters: ArticleFilters;
+  offset: number;
+  limit: number;
+  view: "full" | "compact";
+  facets?: FacetRequest;
+  /** Cursor paging: where to resume (null on `cursor=start`) and the fingerprint every page must match. */
+  cursor?: { after: CursorPosition | null; fingerprint: string };
+}
+
+const MAX_FACETS = 8;
+
+export function toSearchRequest(params: ListParams): ArticleSearchRequest {
+  const keywords = params.q === undefined ? undefined : parseKeywordQuery(params.q);
+  if (params.q !== undefined && keywords === undefined) {
+    throw invalid("q", "'q' holds no word to search for: give at least one word that is not negated.");
+  }
+  const filters = filtersOf(params);
+  const request: ArticleSearchRequest = {
+    keywords,
+    filters,
+    offset: params.offset ?? 0,
+    limit: params.limit ?? 10,
+    view: params.view ?? "full",
+  };
+  if (params.facets !== undefined) request.facets = { fields: facetFields(params.facets), limit: params.facet_limit ?? 10 };
+  if (params.cursor !== undefined) request.cursor = cursorOf(params, filters);
+  return request;
+}
+
+function filtersOf(params: ListParams): ArticleFilters {
+  const filters: ArticleFilters = {};
+  for (const field of FILTER_FIELD_NAMES) {
+    const value = params[field]?.trim();
+    if (value === undefined) continue;
+    if (value === "") throw invalid(field, `'${field}' is blank: give a value, or leave the parameter out.`);
+    filters[field] = value;
+  }
+  if (filters.source !== undefined) filters.source = bareDomain(filters.source);
+  if (filters.mentioned_date !== undefined && parseTimeBound(filters.mentioned_date, "start") === undefined) {
+    throw invalid("mentioned_date", `'mentioned_date' is not a real date: ${filters.mentioned_date}. Use YYYY-MM-DD.`);
+  }
+  const from = params.from === undefined ? undefined : parseTimeBound(params.from, "start");
+  const to = params.to === undefined ? undefined : parseTimeBound(params.to, "end");
+  if (params.from !== undefined && from === undefined) throw notADate("from", params.from);
+  if (params.to !== undefined && to === undefined) throw notADate("to", params.to);
+  if (from !== undefined && to !== undefined && from > to) {
+    throw invalid("from", `'from' (${params.from}) is after 'to' (${params.to}).`);
+  }
+  if (from !== undefined) filters.from = from;
+  if (to !== undefined) filters.to = to;
+  return filters;
+}
+
+/** `https://www.BBC.co.uk/` and `bbc.co.uk` name the same publisher. */
+function bareDomain(source: string): string {
+  return source
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//i, "")
+    .replace(/^www\./i, "")
+    .replace(/\/+$/, "");
+}
+
+function facetFields(list: string): FilterField[] {
+  const names = list
+    .split(",")
+    .map((name) => name.trim())
+    .filter((name) => name !== "");
+  const fields: FilterField[] = [];
+  for (const name of names) {
+    if (!isFilterField(name)) {
+      const suggestion = closestName(name, FILTER_FIELD_NAMES);
+      throw invalid(
+        "facets",
+        `'facets' names an unknown field '${name}'. Did you mean '${suggestion}'? Facet fields: ${FILTER_FIELD_NAMES.join(", ")}.`,
+      );
+    }
+    if (!fields.includes(name)) fields.push(name);
+  }
+  if (fields.length === 0) throw invalid("facets", "'facets' names no field: give up to 8 comma-separated fields.");
+  if (fields.length > MAX_FACETS) {
+    throw invalid("facets", `'facets' names ${fields.length} fields; at most ${MAX_FACETS} are counted per request.`);
+  }
+  return fields;
+}
+
+function cursorOf(params: ListParams, filters: ArticleFilters): { after: CursorPosition | null; fingerprint: string } {
+  if (params.q !== undefined) {
+    throw invalid(
+      "cursor",
+      "'cursor' pages a newest-first browse only: it cannot be combined with 'q'. Page a keyword search with 'offset'.",
+    );
+  }
+  if (params.offset !== undefined) {
+    throw invalid(
+      "cursor",
+      "'cursor' and 'offset' cannot be combined: send 'cursor=start', then each 'next_cursor', without 'offset'.",
+    );
+  }
+  const fingerprint = fingerprintOf(filters);
+  if (params.cursor === "start") return { after: null, fingerprint };
+  const decoded = decodeCursor(params.cursor ?? "");
+  if (decoded === undefined) {
+    throw invalid(
+      "cursor",
+      "'cursor' is not a cursor this server issued: send 'cursor=start', then each 'next_cursor' unchanged.",
+    );
+  }
+  if (decoded.fingerprint !== fingerprint) {
+    throw invalid(
+      "cursor",
+      "'cursor' was issued for other filters or another window: repeat the same filters, 'from' and 'to' on every page, or start again with 'cursor=start'.",
+    );
+  }
+  return { after: decoded.position, fingerprint };
+}
+
+function notADate(name: string, value: string): ApiError {
+  return invalid(name, `'${name}' is not a real date or time: ${value}. Use YYYY-MM-DD or YYYYMMDDHHMMSS (UTC).`);
+}
+
+function invalid(parameter: string, detail: string): ApiError {
+  return new ApiError("invalid_parameter", detail, { parameter });
+}

@@ -1,0 +1,149 @@
+import { copyFileSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { json, startTestServer, type TestServer } from "../support/test-server.js";
+
+// Partial answers (spec sections 2 and 7): a monthly index that is missing,
+// locked or damaged leaves a 200 with `partial: true` and the results of the
+// indexes that could be read; none readable is a 503 that says it is not
+// evidence of absence. The sample spans five monthly indexes, 2015-02 to 2023-07.
+
+interface Body {
+  results: Array<{ id: string }>;
+  total: number;
+  partial: boolean;
+  coverage: string;
+  facets?: Record<string, { values: Array<{ value: string; count: number }> }>;
+}
+
+let server: TestServer;
+let perMonth: Map<string, number>;
+const damaged: Array<{ path: string; backup: string }> = [];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  perMonth = new Map();
+  // Articles per monthly index, from the ids (which begin with the collection time).
+  const all = await allIds();
+  for (const id of all) perMonth.set(id.slice(0, 6), (perMonth.get(id.slice(0, 6)) ?? 0) + 1);
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+afterEach(async () => {
+  // Put every damaged file back and let the server reopen it.
+  await server.container.index.close();
+  for (const { path, backup } of damaged.splice(0)) {
+    rmSync(`${path}-wal`, { force: true });
+    rmSync(`${path}-shm`, { force: true });
+    renameSync(backup, path);
+  }
+});
+
+async function allIds(): Promise<string[]> {
+  const ids: string[] = [];
+  for (let offset = 0; ; offset += 100) {
+    const body = await json<Body>(await server.get(`/search?limit=100&offset=${offset}`));
+    ids.push(...body.results.map((h) => h.id));
+    if (body.results.length < 100) return ids;
+  }
+}
+
+function indexFile(month: string): string {
+  return join(server.dataDir, "index", `articles-${month}.db`);
+}
+
+/** Closes the server's handles (as a restart would), then damages the month's file in one of three ways. */
+async function damage(month: string, how: "corrupt" | "missing"): Promise<void> {
+  await server.container.index.close();
+  const path = indexFile(month);
+  const backup = `${path}.backup`;
+  // Fold the WAL in first, so the backup is the whole index.
+  const db = new Database(path);
+  db.pragma("wal_checkpoint(TRUNCATE)");
+  db.close();
+  copyFileSync(path, backup);
+  damaged.push({ path, backup });
+  if (how === "missing") rmSync(path);
+  else writeFileSync(path, Buffer.alloc(statSync(path).size, 0x5a));
+}
+
+async function get(path: string): Promise<Body> {
+  const response = await server.get(path);
+  expect(response.status, path).toBe(200);
+  return json<Body>(response);
+}
+
+describe("a monthly index that cannot be read", () => {
+  it.each(["corrupt", "missing"] as const)("an older one %s: partial, timed_out, the rest answered", async (how) => {
+    await damage("202002", how);
+    const browse = await get("/search?limit=100&facets=language");
+    expect(browse.partial).toBe(true);
+    expect(browse.coverage).toBe("timed_out");
+    expect(browse.total).toBe(server.ingest.inserted - (perMonth.get("202002") ?? 0));
+    expect(browse.results.some((h) => h.id.startsWith("202002"))).toBe(false);
+    const counted = browse.facets?.language?.values.reduce((s, v) => s + v.count, 0);
+    expect(counted).toBe(browse.total);
+
+    const keyword = await get("/search?q=coronavirus");
+    expect(keyword.partial).toBe(true);
+    expect(keyword.coverage).toBe("timed_out");
+    const headlines = await get("/top-headlines?cursor=start");
+    expect(headlines.partial).toBe(true);
+  });
+
+  it("the newest one damaged: partial, recent_unavailable", async () => {
+    await damage("202307", "corrupt");
+    const body = await get("/top-headlines?limit=5");
+    expect(body.partial).toBe(true);
+    expect(body.coverage).toBe("recent_unavailable");
+    expect(body.total).toBe(server.ingest.inserted - (perMonth.get("202307") ?? 0));
+  });
+
+  it("a locked one: partial after the lock wait, not a 500", async () => {
+    await server.container.index.close();
+    const holder = new Database(indexFile("201601"));
+    holder.pragma("locking_mode = EXCLUSIVE");
+    holder.exec("BEGIN EXCLUSIVE");
+    try {
+      const body = await get("/search?limit=5");
+      expect(body.partial).toBe(true);
+      expect(body.total).toBe(server.ingest.inserted - (perMonth.get("201601") ?? 0));
+    } finally {
+      holder.exec("ROLLBACK");
+      holder.close();
+    }
+    await server.container.index.close();
+    expect((await get("/search?limit=5")).partial).toBe(false);
+  });
+
+  it("a window that avoids the damaged month is complete", async () => {
+    await damage("201502", "corrupt");
+    const body = await get("/search?from=2020-01-01");
+    expect(body.partial).toBe(false);
+    expect(body.coverage).toBe("complete");
+  });
+
+  it("none readable: 503 upstream_unavailable, not an empty answer", async () => {
+    const months = readdirSync(join(server.dataDir, "index"))
+      .map((name) => /^articles-(\d{6})\.db$/.exec(name)?.[1])
+      .filter((m): m is string => m !== undefined);
+    for (const month of months) await damage(month, "corrupt");
+    const response = await server.get("/search?q=biden");
+    expect(response.status).toBe(503);
+    const body = await json<{ code: string; detail: string }>(response);
+    expect(body.code).toBe("upstream_unavailable");
+    expect(body.detail).toContain("not evidence");
+    expect(response.headers.get("x-credits-charged")).toBe("0");
+  });
+
+  it("a missing index makes /doc answer 503, never 404", async () => {
+    await damage("201601", "missing");
+    const response = await server.get("/doc/20160101020000-1");
+    expect(response.status).toBe(503);
+    expect((await json<{ code: string }>(response)).code).toBe("upstream_unavailable");
+  });
+});
