@@ -5,13 +5,16 @@ import { PublisherCountryLookup } from "./adapters/gdelt/publisher-country.js";
 import { PostgresControlStore } from "./adapters/postgres/control-store.js";
 import { SqliteControlStore } from "./adapters/sqlite/control-store.js";
 import { SqliteIndexBackend } from "./adapters/sqlite/sqlite-index-backend.js";
+import { SqliteStoryStore } from "./adapters/sqlite/story-store.js";
 import type { Config } from "./config/config.js";
 import type { OperationDeps } from "./operations/operation.js";
 import type { ControlStore } from "./ports/control-store.js";
 import type { IndexBackend } from "./ports/index-backend.js";
+import type { StoryIndex } from "./ports/story-index.js";
 import { AccountService } from "./services/accounts/account-service.js";
 import { CreditService } from "./services/accounts/credit-service.js";
 import { IngestService } from "./services/ingest/ingest-service.js";
+import { StoryClusterer } from "./services/stories/story-clusterer.js";
 import { systemClock, type Clock } from "./shared/clock.js";
 
 // The composition root: the one place that picks adapters. Everything else
@@ -19,6 +22,7 @@ import { systemClock, type Clock } from "./shared/clock.js";
 
 export interface Container extends OperationDeps {
   index: IndexBackend;
+  stories: StoryIndex;
   accounts: AccountService;
   credits: CreditService;
   clock: Clock;
@@ -34,22 +38,29 @@ export function createContainer(config: Config, clock: Clock = systemClock): Con
     config.controlStore === "postgres" && config.databaseUrl
       ? new PostgresControlStore(config.databaseUrl, config.databaseSchema)
       : new SqliteControlStore(join(config.dataDir, "control.db"));
+  const storyStore = new SqliteStoryStore(join(config.dataDir, "stories.db"));
   const accounts = new AccountService(control, clock);
   const credits = new CreditService(control, clock);
   let ingest: Promise<IngestService> | undefined;
   return {
     index,
+    stories: index,
     accounts,
     credits,
     clock,
     ingestService() {
       ingest ??= PublisherCountryLookup.load().then(
-        (lookup) => new IngestService(new GkgArticleSource(lookup), index, config.ingestBatchSize, clock),
+        (lookup) =>
+          new IngestService(new GkgArticleSource(lookup), index, config.ingestBatchSize, clock, {
+            clusterer: new StoryClusterer(storyStore),
+            index,
+          }),
       );
       return ingest;
     },
     async close() {
       await index.close();
+      await storyStore.close();
       await control.close();
     },
   };

@@ -1,5 +1,5 @@
 import type { Operation } from "../operations/operation.js";
-import { ErrorBodySchema } from "../schemas/responses.js";
+import { ErrorBodySchema, EstimateResponseSchema } from "../schemas/responses.js";
 import { toJsonSchema, type JsonObject } from "./json-schema.js";
 import { ACCOUNT_STATUS_TOOL, withSessionFieldSchemas } from "./session-fields.js";
 
@@ -10,11 +10,9 @@ import { ACCOUNT_STATUS_TOOL, withSessionFieldSchemas } from "./session-fields.j
 // tool error (isError: true) carries.
 
 const PRICE_PREVIEW: JsonObject = {
-  type: "object",
+  ...toJsonSchema(EstimateResponseSchema),
   description:
     "With estimate=true: the call's price instead of its result (credits range, breakdown, what is left, whether it would run). Costs 0.",
-  properties: { estimate: { const: true } },
-  required: ["estimate"],
 };
 
 const ERROR_BODY: JsonObject = {

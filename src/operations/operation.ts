@@ -2,6 +2,7 @@ import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox
 import type { Price } from "../domain/pricing.js";
 import { Params } from "../schemas/params.js";
 import type { IndexBackend } from "../ports/index-backend.js";
+import type { StoryIndex } from "../ports/story-index.js";
 import type { AccountService, Caller } from "../services/accounts/account-service.js";
 import type { CreditService } from "../services/accounts/credit-service.js";
 import type { Clock } from "../shared/clock.js";
@@ -11,6 +12,7 @@ import type { Clock } from "../shared/clock.js";
 
 export interface OperationDeps {
   index: IndexBackend;
+  stories: StoryIndex;
   accounts: AccountService;
   credits: CreditService;
   clock: Clock;

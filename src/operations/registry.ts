@@ -1,5 +1,6 @@
 import { getAccountOperation } from "./get-account.js";
 import { getArticleOperation } from "./get-article.js";
+import { getStoryOperation } from "./get-story.js";
 import type { Operation } from "./operation.js";
 import { searchOperation } from "./search.js";
 import { topHeadlinesOperation } from "./top-headlines.js";
@@ -8,6 +9,7 @@ import { topHeadlinesOperation } from "./top-headlines.js";
 export const OPERATIONS: readonly Operation[] = [
   searchOperation,
   topHeadlinesOperation,
+  getStoryOperation,
   getArticleOperation,
   getAccountOperation,
 ];

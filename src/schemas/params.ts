@@ -109,6 +109,17 @@ export const Params = {
     default: "full",
   }),
   article_id: Type.String({ minLength: 1, maxLength: 200, description: "Article id, as returned in `id`." }),
+  story_key: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description: "Story id, as returned in `story_id`. An article id answers with the story that article belongs to.",
+  }),
+  expansion_limit: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 20,
+    description: "Articles listed, 1 to 100; caps only the list, not the counts.",
+  }),
   estimate: Type.Boolean({
     description:
       "true: return the call's price (credit range, breakdown, credits remaining, whether it would run now) without running it. Costs 0.",

@@ -172,6 +172,54 @@ export const AccountSchema = Type.Object(
   { $id: "Account" },
 );
 
+const ValueCounts = Type.Array(Type.Object({ value: Type.String(), count: Type.Integer() }));
+
+export const StoryDetailSchema = Type.Object(
+  {
+    story_id: Type.String({ description: "Begins with the 14-digit collection time of the seeding article." }),
+    title: Nullable(Type.String({ description: "Of the representative article." })),
+    url: Nullable(Type.String()),
+    representative_article_id: Type.String({ description: "The member whose headline most members share." }),
+    count: Type.Integer({ description: "Articles in the story within the window." }),
+    outlets: Type.Integer({ description: "Distinct publisher domains." }),
+    sources: Type.Array(Type.String(), { description: "At most 20; `outlets` is the full count." }),
+    first_seen: Stamp,
+    last_seen: Stamp,
+    first_reported: Type.Object({ article_id: Type.String(), source: Nullable(Type.String()), published_at: Stamp }),
+    sources_by_first_seen: Type.Array(Type.Object({ source: Type.String(), first_seen: Stamp })),
+    title_variants: Type.Integer({ description: "Distinct normalised headlines among the listed articles." }),
+    languages: ValueCounts,
+    publisher_countries: ValueCounts,
+    top_organizations: ValueCounts,
+    top_persons: ValueCounts,
+    top_topics: ValueCounts,
+    articles: Type.Array(CompactArticleSchema, { description: "Newest first." }),
+    articles_returned: Type.Integer(),
+    articles_truncated: Type.Boolean(),
+    ...envelopeProperties,
+  },
+  { $id: "StoryDetail" },
+);
+
+/** The body of `estimate=true` (the spec leaves its field names to us; see /docs/completeness.md). */
+export const EstimateResponseSchema = Type.Object(
+  {
+    estimate: Type.Literal(true),
+    operation: Type.String(),
+    credits: Type.Object({ min: Type.Integer(), max: Type.Integer() }, { description: "CreditRange: the charge falls in it." }),
+    breakdown: Type.Array(
+      Type.Object({ item: Type.String(), credits: Type.Object({ min: Type.Integer(), max: Type.Integer() }) }),
+    ),
+    credits_remaining: Nullable(Type.Integer({ description: "Left this month; null when unlimited." })),
+    credits_per_minute_remaining: Type.Integer(),
+    would_run: Type.Boolean(),
+    refusal: Type.Optional(Type.String({ description: "The code the call would meet now, when `would_run` is false." })),
+    credits_charged: Type.Integer(),
+    attribution: Type.String(),
+  },
+  { $id: "EstimateResponse" },
+);
+
 export const ErrorBodySchema = Type.Object(
   {
     error: Type.String({ description: "Short label." }),

@@ -66,7 +66,8 @@ export function parseGkgRecord(fields: readonly string[], publisherCountry: Publ
     source_type: sourceTypeOf(collection),
     publisher_country: publisherCountry.countryOf(source),
     language: parseLanguage(field(C.COL_TRANSLATION_INFO)),
-    published_at: isGkgTimestamp(precise) ? precise : collectedAt,
+    // A page cannot be published after GDELT collected it; later stamps are timezone slips.
+    published_at: isGkgTimestamp(precise) && precise <= collectedAt ? precise : collectedAt,
     collected_at: collectedAt,
     authors: parseAuthors(extras.get("PAGE_AUTHORS")),
     countries: places.countries,

@@ -249,8 +249,9 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     const members: Array<StoryMemberRow & { month: string }> = [];
     const partitionsRead: string[] = [];
     const partitionsFailed: PartitionFailure[] = [];
-    const months =
-      window.from === undefined ? this.months() : this.months().filter((m) => monthEndPlusSkew(m) >= (window.from as string));
+    // A story's id is its earliest member's, so no member was collected in a month before the id's.
+    const first = /^\d{14}/.test(storyId) ? monthOf(storyId) : "";
+    const months = this.months().filter((m) => m >= first && (window.from === undefined || monthEndPlusSkew(m) >= window.from));
     for (const month of months) {
       try {
         for (const member of this.partition(month, false).storyMembers(storyId, window.from, window.to))

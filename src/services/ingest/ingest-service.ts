@@ -73,11 +73,14 @@ export class IngestService {
         if (batch.length === 0) return;
         const full = batch;
         batch = [];
+        // Clustering runs while the previous batch is written; relabels wait for that write.
+        const relabels = await this.cluster(full);
         await inFlight;
         const records = summary.records;
-        const write = this.index.write(full).then((written) => {
+        const write = this.index.write(full).then(async (written) => {
           summary.inserted += written.inserted;
           summary.unchanged += written.unchanged;
+          if (relabels.length > 0 && this.stories) await this.stories.index.relabel(relabels);
           onProgress?.({ file, records });
         });
         // A failed write surfaces at the next flush or at the end, never as an unhandled rejection.

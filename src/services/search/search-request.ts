@@ -68,16 +68,22 @@ function filtersOf(params: ListParams): ArticleFilters {
   if (filters.mentioned_date !== undefined && parseTimeBound(filters.mentioned_date, "start") === undefined) {
     throw invalid("mentioned_date", `'mentioned_date' is not a real date: ${filters.mentioned_date}. Use YYYY-MM-DD.`);
   }
-  const from = params.from === undefined ? undefined : parseTimeBound(params.from, "start");
-  const to = params.to === undefined ? undefined : parseTimeBound(params.to, "end");
-  if (params.from !== undefined && from === undefined) throw notADate("from", params.from);
-  if (params.to !== undefined && to === undefined) throw notADate("to", params.to);
-  if (from !== undefined && to !== undefined && from > to) {
-    throw invalid("from", `'from' (${params.from}) is after 'to' (${params.to}).`);
-  }
+  const { from, to } = parseWindow(params.from, params.to);
   if (from !== undefined) filters.from = from;
   if (to !== undefined) filters.to = to;
   return filters;
+}
+
+/** `from`/`to` as given (`YYYY-MM-DD` or 14-digit) to inclusive 14-digit bounds; a day as `to` is its whole day. */
+export function parseWindow(fromParam: string | undefined, toParam: string | undefined): { from?: string; to?: string } {
+  const from = fromParam === undefined ? undefined : parseTimeBound(fromParam, "start");
+  const to = toParam === undefined ? undefined : parseTimeBound(toParam, "end");
+  if (fromParam !== undefined && from === undefined) throw notADate("from", fromParam);
+  if (toParam !== undefined && to === undefined) throw notADate("to", toParam);
+  if (from !== undefined && to !== undefined && from > to) {
+    throw invalid("from", `'from' (${fromParam}) is after 'to' (${toParam}).`);
+  }
+  return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
 }
 
 /** `https://www.BBC.co.uk/` and `bbc.co.uk` name the same publisher. */
