@@ -39,9 +39,11 @@ export function validateParams(operation: Operation, raw: Record<string, unknown
   return values;
 }
 
-/** Query strings carry text; numbers and booleans are read from it. JSON values pass through. */
+/** Query strings carry text; numbers and booleans are read from it; enum values match whatever their case. */
 function coerce(schema: TSchema, given: unknown): unknown {
   if (typeof given !== "string") return given;
+  const literal = enumValues(schema).find((value) => value.toLowerCase() === given.toLowerCase());
+  if (literal !== undefined) return literal;
   if (schema.type === "integer" || schema.type === "number") {
     const n = given.trim() === "" ? Number.NaN : Number(given);
     return Number.isFinite(n) ? n : given;
@@ -52,6 +54,14 @@ function coerce(schema: TSchema, given: unknown): unknown {
 
 function invalid(name: string, schema: TSchema, problem: string): ApiError {
   return new ApiError("invalid_parameter", `'${name}' ${problem}: expected ${expected(schema)}.`, { parameter: name });
+}
+
+function enumValues(schema: TSchema): string[] {
+  if (typeof schema.const === "string") return [schema.const];
+  if (schema[Kind] === "Union" && Array.isArray(schema.anyOf)) {
+    return (schema.anyOf as TSchema[]).flatMap((s) => (typeof s.const === "string" ? [s.const] : []));
+  }
+  return [];
 }
 
 /** A human phrase for what a parameter accepts, read from its schema. */

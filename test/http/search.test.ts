@@ -174,6 +174,8 @@ describe("GET /search filters", () => {
     for (const hit of hill.results) expect(hit.source).toBe("thehill.com");
 
     const citation = (await search("source_type=citation&limit=100")).body;
+    // Enum values match whatever their case, like every other filter.
+    expect((await search("source_type=CITATION&limit=1")).body.total).toBe(citation.total);
     // The spark-gdelt sample holds exactly two citation-only records.
     expect(citation.total).toBe(2);
     for (const hit of citation.results) {
