@@ -2,8 +2,8 @@ import { Type } from "@sinclair/typebox";
 import { priceOf } from "../domain/pricing.js";
 import { LIST_PARAMS, SHARED_FILTERS } from "../schemas/params.js";
 import { SearchResponseSchema } from "../schemas/responses.js";
-import { searchArticles } from "../services/search/search-articles.js";
 import { toSearchRequest } from "../services/search/search-request.js";
+import { runArticleSearch, searchPriceInputs } from "./article-search.js";
 import { defineOperation } from "./operation.js";
 
 export const topHeadlinesOperation = defineOperation({
@@ -22,17 +22,9 @@ export const topHeadlinesOperation = defineOperation({
     return {
       price: priceOf({
         operation: "top_headlines",
-        cursor: request.cursor ? (request.cursor.after ? "later" : "first") : undefined,
-        offset: request.offset,
-        entityIds: 0,
-        candidateFilter: false,
-        percentilePass: false,
+        ...searchPriceInputs(request),
       }),
-      async execute(meter) {
-        const outcome = await searchArticles(deps.index, request, caller.plan, deps.clock.now());
-        if (outcome.credits !== undefined) meter.took(outcome.credits);
-        return outcome.body;
-      },
+      execute: runArticleSearch(request, caller, deps),
     };
   },
 });

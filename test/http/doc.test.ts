@@ -1,7 +1,6 @@
-import { openSync, writeSync, closeSync, rmSync } from "node:fs";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ARTICLE_FIELDS } from "../../src/domain/article.js";
+import { damageMonthlyIndex } from "../support/damage.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 
 const DETAIL_FIELDS = [
@@ -102,19 +101,9 @@ describe("a damaged monthly index", () => {
     await server.close();
   });
 
-  function damage(month: string): void {
-    const path = join(server.dataDir, "index", `articles-${month}.db`);
-    rmSync(`${path}-wal`, { force: true });
-    rmSync(`${path}-shm`, { force: true });
-    const fd = openSync(path, "r+");
-    writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, 0);
-    closeSync(fd);
-  }
-
   it("gives a partial answer from the indexes that can be read, then 503 for an id it holds", async () => {
     const whole = await json<{ total: number }>(await server.get("/search?limit=1"));
-    await server.container.index.close();
-    damage("201601");
+    await damageMonthlyIndex(server, "201601");
 
     const response = await server.get("/search?limit=100");
     expect(response.status).toBe(200);
@@ -137,8 +126,7 @@ describe("a damaged monthly index", () => {
   });
 
   it("flags recent_unavailable when the newest index is the one that fails", async () => {
-    await server.container.index.close();
-    damage("202307");
+    await damageMonthlyIndex(server, "202307");
     const body = await json<{ partial: boolean; coverage: string }>(await server.get("/search?q=police"));
     expect(body.partial).toBe(true);
     expect(body.coverage).toBe("recent_unavailable");

@@ -1,8 +1,9 @@
-import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { damageMonthlyIndex } from "../support/damage.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 
 // Stories over HTTP, on the real 2023-07-02 15:30 batch, clustered at ingest.
@@ -152,13 +153,7 @@ describe("a damaged monthly index under a story", () => {
   it("is 503 upstream_unavailable, not 404", async () => {
     const damaged = await startTestServer({ files: [SAMPLE_FILES.batch2023] });
     try {
-      await damaged.container.index.close();
-      const path = join(damaged.dataDir, "index", "articles-202307.db");
-      rmSync(`${path}-wal`, { force: true });
-      rmSync(`${path}-shm`, { force: true });
-      const fd = openSync(path, "r+");
-      writeSync(fd, Buffer.alloc(4096, 0x5a), 0, 4096, 0);
-      closeSync(fd);
+      await damageMonthlyIndex(damaged, "202307");
       const response = await damaged.get("/stories/20230702153000-116");
       expect(response.status).toBe(503);
       const body = await json<{ code: string; detail: string }>(response);
