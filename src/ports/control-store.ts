@@ -57,8 +57,7 @@ export interface Reserve {
 }
 
 export type Reservation =
-  | { admitted: true; state: CreditState }
-  | { admitted: false; refusedBy: "monthly" | "minute"; state: CreditState };
+  { admitted: true; state: CreditState } | { admitted: false; refusedBy: "monthly" | "minute"; state: CreditState };
 
 export interface MessageAdmission {
   admitted: boolean;
