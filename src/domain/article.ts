@@ -126,3 +126,11 @@ export function toArticle(detail: ArticleDetail): Article {
   for (const field of ARTICLE_FIELDS) out[field] = detail[field];
   return out as unknown as Article;
 }
+
+/** The compact article (view=compact, story listings): the compact fields, with `score` only when ranked. */
+export function toCompactArticle(article: Article, score?: number): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const field of COMPACT_ARTICLE_FIELDS) if (field !== "score") out[field] = article[field];
+  if (score !== undefined) out.score = score;
+  return out;
+}

@@ -1,4 +1,4 @@
-import { COMPACT_ARTICLE_FIELDS, toArticle, type Article } from "../../domain/article.js";
+import { toArticle, toCompactArticle, type Article } from "../../domain/article.js";
 import { ATTRIBUTION } from "../../domain/attribution.js";
 import { encodeCursor } from "../../domain/browse-cursor.js";
 import type { Facet } from "../../domain/facets.js";
@@ -106,12 +106,8 @@ function assertSomethingRead(result: SearchResult): void {
 }
 
 function present(hit: SearchHit, view: "full" | "compact"): Partial<Article> & { score?: number } {
+  if (view === "compact") return toCompactArticle(hit.article, hit.score) as Partial<Article>;
   const full: Partial<Article> & { score?: number } = toArticle(hit.article);
   if (hit.score !== undefined) full.score = hit.score;
-  if (view === "full") return full;
-  const compact: Record<string, unknown> = {};
-  for (const field of COMPACT_ARTICLE_FIELDS) {
-    if (field in full) compact[field] = full[field as keyof typeof full];
-  }
-  return compact as Partial<Article>;
+  return full;
 }

@@ -1,4 +1,4 @@
-import { COMPACT_ARTICLE_FIELDS, type ArticleDetail } from "../../domain/article.js";
+import { toCompactArticle, type ArticleDetail } from "../../domain/article.js";
 import { ATTRIBUTION } from "../../domain/attribution.js";
 import type { Plan } from "../../domain/plans.js";
 import { headlineWords } from "../../domain/stories/story-features.js";
@@ -97,7 +97,7 @@ export async function getStory(index: StoryIndex, request: StoryRequest, plan: P
     top_organizations: top(listed.flatMap((a) => a.organizations)),
     top_persons: top(listed.flatMap((a) => a.persons)),
     top_topics: top(listed.flatMap((a) => a.topics)),
-    articles: listed.map(compact),
+    articles: listed.map((article) => toCompactArticle(article)),
     articles_returned: listed.length,
     articles_truncated: listed.length < members.length,
     history_days: window.history_days,
@@ -150,10 +150,4 @@ function top(values: ReadonlyArray<string | null>): ValueCount[] {
 
 function distinct(values: ReadonlyArray<string | null>): string[] {
   return [...new Set(values.filter((v): v is string => v !== null))];
-}
-
-function compact(article: ArticleDetail): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const field of COMPACT_ARTICLE_FIELDS) if (field !== "score") out[field] = article[field];
-  return out;
 }
