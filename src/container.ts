@@ -9,8 +9,6 @@ import { SqliteStoryStore } from "./adapters/sqlite/story-store.js";
 import type { Config } from "./config/config.js";
 import type { OperationDeps } from "./operations/operation.js";
 import type { ControlStore } from "./ports/control-store.js";
-import type { IndexBackend } from "./ports/index-backend.js";
-import type { StoryIndex } from "./ports/story-index.js";
 import { AccountService } from "./services/accounts/account-service.js";
 import { CreditService } from "./services/accounts/credit-service.js";
 import { IngestService } from "./services/ingest/ingest-service.js";
@@ -20,12 +18,8 @@ import { systemClock, type Clock } from "./shared/clock.js";
 // The composition root: the one place that picks adapters. Everything else
 // sees ports.
 
+/** What every operation needs, plus what the CLI and the server's lifecycle need. */
 export interface Container extends OperationDeps {
-  index: IndexBackend;
-  stories: StoryIndex;
-  accounts: AccountService;
-  credits: CreditService;
-  clock: Clock;
   /** Built on first use: the publisher-country lookup takes a moment to load and only ingest needs it. */
   ingestService(): Promise<IngestService>;
   close(): Promise<void>;
