@@ -15,12 +15,18 @@ export interface StoryFeatures {
   titleWords: string[];
   /** Distinct persons and organisations, lower-cased. */
   entities: string[];
+  /** Distinct persons, lower-cased: the people an event is about, and the bylines of a wire story. */
+  persons: string[];
   /** Distinct place names (cities and regions), lower-cased. */
   places: string[];
+  /** Words of those names ("baltimore" of "baltimore police department"): a headline word among them is a name. */
+  nameWords: string[];
 }
 
 /** Separators before an outlet's name at the end of a headline: "Title - Outlet", "Title | Section | Outlet". */
 const TRAILING_SEGMENT = /\s+[-–—|:]\s+([^-–—|]*)$/u;
+/** The same at the start: "Welcome To IANS Live - NATION - Title". */
+const LEADING_SEGMENT = /^([^-–—|:]*?)\s*[-–—|:]\s+/u;
 const OUTLET_WORDS = new Set([
   "news",
   "times",
@@ -53,6 +59,15 @@ const OUTLET_WORDS = new Set([
   "sports",
   "opinion",
   "live",
+  "welcome",
+  "to",
+  "nation",
+  "topstory",
+  "top",
+  "story",
+  "stories",
+  "latest",
+  "breaking",
 ]);
 
 /** "two dead" and "2 dead" are the same words. */
@@ -75,13 +90,59 @@ export function storyFeatures(article: ArticleDetail): StoryFeatures {
     id: article.id,
     source: article.source,
     timeMs: published === undefined ? collected : Math.min(published, collected),
-    titleWords: article.title ? headlineWords(article.title, article.source) : [],
+    titleWords: headlineOrSlugWords(article.title, article.url, article.source),
     entities: distinctLower([...article.persons, ...article.organizations]),
+    persons: distinctLower(article.persons),
     places: distinctLower([...article.cities, ...article.regions]),
+    nameWords: [
+      ...new Set([...article.persons, ...article.organizations, ...article.cities, ...article.regions].flatMap(contentWords)),
+    ],
   };
 }
 
-/** Content words of a headline, without the outlet's name the headline may end with. */
+/**
+ * The headline's words; the URL's slug words instead when the page title is not the headline
+ * (a paywall's "Subscribe to ...", a bare "The Stockton Record"): then the two share no word.
+ */
+export function headlineOrSlugWords(title: string | null, url: string | null, source: string | null): string[] {
+  const words = title ? headlineWords(title, source) : [];
+  const slug = url ? slugWords(url) : [];
+  if (slug.length < MIN_SLUG_WORDS) return words;
+  const inSlug = new Set(slug);
+  return words.some((w) => inSlug.has(w)) ? words : slug;
+}
+
+/** Fewer words than this in a URL segment are an id or a section ("/news/world/"), not a slug. */
+const MIN_SLUG_WORDS = 4;
+
+/** Words of the URL's slug: the path segment or query value with the most words ("/2023/07/02/mass-shooting-in-baltimore/"). */
+export function slugWords(url: string): string[] {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return [];
+  }
+  const segments = [...parsed.pathname.split("/"), ...parsed.searchParams.values()].map((segment) =>
+    safeDecode(segment)
+      .replace(/\.[a-z0-9]{2,5}$/i, "")
+      .split(/[-_+\s]+/)
+      // Ids and hashes mixed into a slug ("-3600971", "df365422") are not words.
+      .filter((w) => /^\p{L}+$/u.test(w)),
+  );
+  const best = segments.reduce((a, b) => (b.length > a.length ? b : a), []);
+  return best.length >= MIN_SLUG_WORDS ? contentWords(best.join(" ")) : [];
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Content words of a headline, without the outlet's name the headline may begin or end with. */
 export function headlineWords(title: string, source: string | null): string[] {
   let text = fold(title);
   // The domain's first label names the outlet: hollywoodlife.com, the-star.co.ke, dw.com.
@@ -91,9 +152,18 @@ export function headlineWords(title: string, source: string | null): string[] {
     if (!m || !isOutletSegment(m[1] ?? "", outlet)) break;
     text = text.slice(0, m.index);
   }
+  for (let i = 0; i < 3; i++) {
+    const m = LEADING_SEGMENT.exec(text);
+    if (!m || !isOutletSegment(m[1] ?? "", outlet)) break;
+    text = text.slice(m[0].length);
+  }
   // A short headline that names its own outlet ("Subscribe to the Gold Coast Bulletin") is a page of the outlet, not news.
   if (outlet.length >= 4 && text.split(/\s+/).length <= 6 && text.replace(/[^a-z0-9]/g, "").includes(outlet)) return [];
-  const words = text
+  return contentWords(text);
+}
+
+function contentWords(text: string): string[] {
+  const words = fold(text)
     .split(/[^\p{L}\p{M}\p{N}]+/u)
     .map((w) => NUMBER_WORDS.get(w) ?? w)
     .filter((w) => (w.length > 1 || /\d/.test(w)) && !STOPWORDS.has(w))
@@ -113,6 +183,9 @@ function isOutletSegment(segment: string, outlet: string): boolean {
   const squeezed = words.join("");
   if (squeezed === outlet) return true;
   if (outlet.length >= 3 && squeezed.length >= 3 && (outlet.includes(squeezed) || squeezed.includes(outlet))) return true;
+  // "Press Trust of India" at ptinews.com.
+  const initials = words.filter((w) => !STOPWORDS.has(w)).map((w) => w[0]).join("");
+  if (initials.length >= 3 && outlet.startsWith(initials)) return true;
   return words.every((w) => OUTLET_WORDS.has(w) || /^\d+$/.test(w));
 }
 
