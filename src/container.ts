@@ -32,7 +32,8 @@ export function createContainer(config: Config, clock: Clock = systemClock): Con
     config.controlStore === "postgres" && config.databaseUrl
       ? new PostgresControlStore(config.databaseUrl, config.databaseSchema)
       : new SqliteControlStore(join(config.dataDir, "control.db"));
-  const storyStore = new SqliteStoryStore(join(config.dataDir, "stories.db"));
+  // Only ingest clusters, so only ingest opens the clustering state.
+  let storyStore: SqliteStoryStore | undefined;
   const accounts = new AccountService(control, clock);
   const credits = new CreditService(control, clock);
   let ingest: Promise<IngestService> | undefined;
@@ -43,18 +44,18 @@ export function createContainer(config: Config, clock: Clock = systemClock): Con
     credits,
     clock,
     ingestService() {
-      ingest ??= PublisherCountryLookup.load().then(
-        (lookup) =>
-          new IngestService(new GkgArticleSource(lookup), index, config.ingestBatchSize, clock, {
-            clusterer: new StoryClusterer(storyStore),
-            index,
-          }),
-      );
+      ingest ??= PublisherCountryLookup.load().then((lookup) => {
+        storyStore = new SqliteStoryStore(join(config.dataDir, "stories.db"));
+        return new IngestService(new GkgArticleSource(lookup), index, config.ingestBatchSize, clock, {
+          clusterer: new StoryClusterer(storyStore),
+          index,
+        });
+      });
       return ingest;
     },
     async close() {
       await index.close();
-      await storyStore.close();
+      await storyStore?.close();
       await control.close();
     },
   };

@@ -1,4 +1,5 @@
 import type Database from "better-sqlite3";
+import { CLUSTERING_VERSION } from "../../domain/stories/same-story.js";
 import type { StoryFeatures } from "../../domain/stories/story-features.js";
 import type { StoryStore } from "../../ports/story-store.js";
 import { openDatabase } from "./open-database.js";
@@ -9,6 +10,7 @@ import { StatementCache } from "./statement-cache.js";
 // headline words in SQL over a few days' postings rather than by scanning.
 
 const SCHEMA = `
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS story_articles (
   id TEXT PRIMARY KEY,
   story TEXT NOT NULL,
@@ -26,6 +28,16 @@ CREATE TABLE IF NOT EXISTS story_words (
 
 const DAY_MS = 86_400_000;
 
+/** stories.db holds clusters of another algorithm version: mixing them with this one's would split or merge stories arbitrarily. */
+export class OtherClusteringVersionError extends Error {
+  constructor(path: string, version: string) {
+    super(
+      `${path} holds stories clustered with ${version}; this version clusters with ${CLUSTERING_VERSION}. ` +
+        "Ingest into a new data directory to re-cluster; serving the existing one needs no change.",
+    );
+  }
+}
+
 export class SqliteStoryStore implements StoryStore {
   private readonly db: Database.Database;
   private readonly statements: StatementCache;
@@ -34,6 +46,22 @@ export class SqliteStoryStore implements StoryStore {
     this.db = openDatabase(path);
     this.db.exec(SCHEMA);
     this.statements = new StatementCache(this.db);
+    const version = this.clusteringVersion();
+    if (version !== undefined && version !== CLUSTERING_VERSION) {
+      this.db.close();
+      throw new OtherClusteringVersionError(path, version);
+    }
+    if (version === undefined)
+      this.db.prepare("INSERT INTO meta (key, value) VALUES ('clustering_version', ?)").run(CLUSTERING_VERSION);
+  }
+
+  /** The version recorded in the file; a file from before versions were recorded holds stories-v1 clusters. */
+  private clusteringVersion(): string | undefined {
+    const recorded = this.db.prepare("SELECT value FROM meta WHERE key = 'clustering_version'").pluck().get() as
+      | string
+      | undefined;
+    if (recorded !== undefined) return recorded;
+    return this.db.prepare("SELECT 1 FROM story_articles LIMIT 1").get() === undefined ? undefined : "stories-v1";
   }
 
   async has(articleId: string): Promise<boolean> {

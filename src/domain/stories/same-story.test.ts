@@ -5,8 +5,17 @@ import { headlineWords, type StoryFeatures } from "./story-features.js";
 // Real headlines, sources and entities from the 2023-07-02 15:30 GDELT batch.
 const T = Date.UTC(2023, 6, 2, 15, 30);
 
-function features(id: string, title: string, source: string, entities: string[], places: string[], timeMs = T): StoryFeatures {
-  return { id, source, timeMs, titleWords: headlineWords(title, source), entities, places };
+function features(
+  id: string,
+  title: string,
+  source: string,
+  entities: string[],
+  places: string[],
+  timeMs = T,
+  persons: string[] = [],
+): StoryFeatures {
+  const nameWords = [...entities, ...places].flatMap((name) => name.split(/\W+/));
+  return { id, source, timeMs, titleWords: headlineWords(title, source), entities, persons, places, nameWords };
 }
 
 const hill = features(
@@ -64,6 +73,53 @@ describe("sameStory", () => {
       ["kansas city"],
     );
     expect(sameStory(hill, otherShooting)).toBe(false);
+  });
+
+  it("joins a reworded headline that names the same place as a name of the other report", () => {
+    // KOCO's report carries no extracted names; "Baltimore" is a name in KHOU's.
+    const koco = features("g", "2 dead among as many as 30 shot in south Baltimore mass shooting", "koco.com", [], []);
+    const khou = features(
+      "h",
+      "Baltimore mass shooting: 2 dead, 28 hurt at Brooklyn Homes party",
+      "khou.com",
+      ["brandon scott", "baltimore police department"],
+      [],
+    );
+    expect(sameStory(koco, khou)).toBe(true);
+    // The same words without a name in either headline are not enough.
+    const unnamed = features(
+      "i",
+      "Police: 2 dead after mass shooting at a July Fourth party overnight in a park, as many as 30 hurt",
+      "wsj.com",
+      [],
+      [],
+    );
+    expect(sameStory(koco, unnamed)).toBe(false);
+  });
+
+  it("joins reactions to one event through the people both name, not through an outlet's habits", () => {
+    const cast = ["ajit pawar", "sharad pawar", "praful patel", "sunil tatkare", "eknath shinde"];
+    const split = features(
+      "j",
+      "MVA ravaged by 3rd 'surgical strike' in 3 years, after Shiv Sena, NCP splits",
+      "prokerala.com",
+      [...cast, "maha vikas aghadi", "kishore tiwari", "sachin sawant"],
+      ["mumbai"],
+      T,
+      [...cast, "kishore tiwari", "sachin sawant"],
+    );
+    const washingMachine = features(
+      "k",
+      "BJP's washing machine has been switched on in Maharashtra, says Congress as ally NCP undergoes a split",
+      "thehindu.com",
+      [...cast, "jairam ramesh", "mallikarjun kharge", "lok sabha", "devendra fadnavis", "chagan bhujbal", "nana patole"],
+      [],
+      T,
+      [...cast, "jairam ramesh", "mallikarjun kharge", "devendra fadnavis", "chagan bhujbal", "nana patole"],
+    );
+    expect(sameStory(split, washingMachine)).toBe(true);
+    // One outlet's two pieces with the same cast are not joined by it.
+    expect(sameStory(split, { ...washingMachine, source: "prokerala.com" })).toBe(false);
   });
 
   it("never joins articles more than 72 hours apart", () => {

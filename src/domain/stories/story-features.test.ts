@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { headlineWords } from "./story-features.js";
+import { headlineOrSlugWords, headlineWords, slugWords } from "./story-features.js";
 
 // Real headlines from the 2023-07-02 15:30 GDELT batch.
 
@@ -48,5 +48,46 @@ describe("headlineWords", () => {
       "injured",
     ]);
     expect(headlineWords("Press Trust of India: दिल्ली : लावारिस वाहन में मिले भैंस के सिर", "ptinews.com").length).toBeGreaterThan(5);
+  });
+
+  it("drops an outlet's name and sections at the start of a headline", () => {
+    expect(
+      headlineWords(
+        "Welcome To IANS Live  - NATION - NCP 'bombed', but cool Sharad Pawar says he's 'most reliable'",
+        "ianslive.in",
+      ),
+    ).toEqual(["ncp", "bombed", "cool", "sharad", "pawar", "reliable"]);
+    expect(headlineWords("Press Trust of India: राहुल गांधी", "ptinews.com")).toEqual(["राहुल", "गांधी"]);
+    expect(headlineWords("France: Riots continue over police shooting of teen Nahel", "12news.com")).toContain("france");
+  });
+});
+
+describe("headlineOrSlugWords", () => {
+  it("reads the URL's slug when the page title is not the headline", () => {
+    const paywall = headlineOrSlugWords(
+      "Subscribe to the Gold Coast Bulletin",
+      "https://www.goldcoastbulletin.com.au/news/world/mass-shooting-in-us-city-of-baltimore-leaves-at-least-two-dead-28-wounded/news-story/64778f3286a5240552998c802a3f49e5&memtype=anonymous",
+      "goldcoastbulletin.com.au",
+    );
+    expect(paywall).toEqual(expect.arrayContaining(["mass", "shooting", "baltimore", "dead", "wounded"]));
+    const bareOutlet = headlineOrSlugWords(
+      "The Stockton Record",
+      "https://www.recordnet.com/story/news/2023/06/30/supermoons-meteor-showers-visible-in-north-state-skies-in-july/70373776007/",
+      "recordnet.com",
+    );
+    expect(bareOutlet).toEqual(["supermoon", "meteor", "shower", "visible", "north", "state", "skie", "july"]);
+  });
+
+  it("keeps the headline when it shares words with the slug, or the slug is an id", () => {
+    const title = "Baltimore block party shooting leaves 2 dead, 28 injured";
+    expect(
+      headlineOrSlugWords(
+        title,
+        "https://thehill.com/homenews/state-watch/4078021-baltimore-block-party-shooting-leaves-2-dead-28-injured/",
+        "thehill.com",
+      ),
+    ).toEqual(headlineWords(title, "thehill.com"));
+    expect(slugWords("https://bhasha.ptinews.com/news/state/509845.html")).toEqual([]);
+    expect(slugWords("not a url")).toEqual([]);
   });
 });

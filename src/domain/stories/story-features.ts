@@ -184,7 +184,10 @@ function isOutletSegment(segment: string, outlet: string): boolean {
   if (squeezed === outlet) return true;
   if (outlet.length >= 3 && squeezed.length >= 3 && (outlet.includes(squeezed) || squeezed.includes(outlet))) return true;
   // "Press Trust of India" at ptinews.com.
-  const initials = words.filter((w) => !STOPWORDS.has(w)).map((w) => w[0]).join("");
+  const initials = words
+    .filter((w) => !STOPWORDS.has(w))
+    .map((w) => w[0])
+    .join("");
   if (initials.length >= 3 && outlet.startsWith(initials)) return true;
   return words.every((w) => OUTLET_WORDS.has(w) || /^\d+$/.test(w));
 }
