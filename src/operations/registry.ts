@@ -1,6 +1,7 @@
 import { getAccountOperation } from "./get-account.js";
 import { getArticleOperation } from "./get-article.js";
 import { getStoryOperation } from "./get-story.js";
+import { listStoriesOperation } from "./list-stories.js";
 import type { Operation } from "./operation.js";
 import { searchOperation } from "./search.js";
 import { topHeadlinesOperation } from "./top-headlines.js";
@@ -9,6 +10,7 @@ import { topHeadlinesOperation } from "./top-headlines.js";
 export const OPERATIONS: readonly Operation[] = [
   searchOperation,
   topHeadlinesOperation,
+  listStoriesOperation,
   getStoryOperation,
   getArticleOperation,
   getAccountOperation,

@@ -1,8 +1,10 @@
 import type { ArticleDetail } from "../domain/article.js";
+import type { ArticleQuery } from "../domain/search-query.js";
 import type { PartitionFailure } from "./index-backend.js";
 
-// Story queries over the article index: the members of one story, and the
-// relabelling that clustering causes when stories merge.
+// Story queries over the article index: the stories a search matches, their
+// sizes, the members of one story, and the relabelling that clustering causes
+// when stories merge.
 
 /** What a story's counts need of every member; full documents only for the listed ones. */
 export interface StoryMember {
@@ -22,6 +24,37 @@ export interface StoryMembers {
   partitionsFailed: PartitionFailure[];
 }
 
+/** A story with at least one article matching a query. */
+export interface StoryMatch {
+  story_id: string;
+  /** The newest matching member's published_at. */
+  newest: string;
+  /** The best matching member's relevance, on a keyword search. */
+  score?: number;
+}
+
+export interface StoryMatches {
+  /** Every matching story, once, in no particular order. */
+  stories: StoryMatch[];
+  partitionsRead: string[];
+  partitionsFailed: PartitionFailure[];
+}
+
+export interface StorySize {
+  count: number;
+  /** Distinct publisher domains. */
+  sources: Set<string>;
+}
+
+export interface StorySizes {
+  sizes: Map<string, StorySize>;
+  partitionsRead: string[];
+  partitionsFailed: PartitionFailure[];
+}
+
+/** What a story listing matches on: the search's keywords, filters and window. */
+export type StoryQuery = Pick<ArticleQuery, "keywords" | "filters" | "budgetMs">;
+
 export interface StoryRelabel {
   story_id: string;
   article_ids: readonly string[];
@@ -34,6 +67,10 @@ export interface StoryIndex {
     window: { from?: string | undefined; to?: string | undefined },
     limit: number,
   ): Promise<StoryMembers>;
+  /** Every story holding an article that matches the query. */
+  matchStories(query: StoryQuery): Promise<StoryMatches>;
+  /** Members and outlets of each story, counting members published at or after `from`. */
+  storySizes(storyIds: readonly string[], from: string | undefined): Promise<StorySizes>;
   /** Moves articles to the story clustering put them in. */
   relabel(changes: readonly StoryRelabel[]): Promise<void>;
 }

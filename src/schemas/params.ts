@@ -114,6 +114,15 @@ export const Params = {
     maxLength: 200,
     description: "Story id, as returned in `story_id`. An article id answers with the story that article belongs to.",
   }),
+  story_offset: Type.Integer({
+    minimum: 0,
+    maximum: 1000,
+    description: "Zero-based offset into the stories, 0 to 1000; default 0. 1 credit per full 100 stories skipped.",
+  }),
+  sort: oneOf(["count", "outlets", "recency"] as const, {
+    description:
+      "`count` (most articles first), `outlets` (most distinct publishers first) or `recency` (newest matching article first). Default: the best match first with `q`, else `recency`.",
+  }),
   expansion_limit: Type.Integer({
     minimum: 1,
     maximum: 100,

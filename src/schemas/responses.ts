@@ -201,6 +201,32 @@ export const StoryDetailSchema = Type.Object(
   { $id: "StoryDetail" },
 );
 
+export const StoryItemSchema = Type.Object(
+  {
+    story_id: Type.String({ description: "Begins with the 14-digit collection time of the seeding article." }),
+    title: Nullable(Type.String({ description: "Of the representative article." })),
+    url: Nullable(Type.String({ description: "Of the representative article." })),
+    count: Type.Integer({ description: "Articles in the story within the plan's reach, not only those that matched." }),
+    outlets: Type.Integer({ description: "Distinct publisher domains." }),
+    sources: Type.Array(Type.String(), { description: "At most 20; `outlets` is the full count." }),
+    published_at: Stamp,
+  },
+  { $id: "Story" },
+);
+
+export const StoriesResponseSchema = Type.Object(
+  {
+    stories: Type.Array(StoryItemSchema),
+    total: Type.Integer({ description: "Stories matching, not articles." }),
+    total_relation: Type.Union([Type.Literal("exact"), Type.Literal("approximate")]),
+    offset: Type.Integer(),
+    limit: Type.Integer(),
+    has_more: Type.Boolean(),
+    ...envelopeProperties,
+  },
+  { $id: "StoriesResponse" },
+);
+
 /** The body of `estimate=true` (the spec leaves its field names to us; see /docs/completeness.md). */
 export const EstimateResponseSchema = Type.Object(
   {

@@ -2,7 +2,7 @@ import Database from "better-sqlite3";
 import type { PartitionFacet } from "../../domain/facets.js";
 import { FILTER_FIELDS, foldValue, type FilterField } from "../../domain/filter-fields.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
-import { FacetCounter } from "./facet-counter.js";
+import { asUint32, FacetCounter } from "./facet-counter.js";
 import {
   and,
   conditions,
@@ -50,6 +50,12 @@ export class OutdatedIndexError extends Error {
       `the monthly index ${month} was built with index schema ${version} (this version reads ${SCHEMA_VERSION}); re-ingest its files`,
     );
   }
+}
+
+/** A story's matches in one index: the newest matching published_at, and the best score on a keyword search. */
+export interface StoryMatchRow {
+  newest: string;
+  score?: number;
 }
 
 /** What a story's counts need of one member (ports/story-index.ts StoryMember). */
@@ -338,18 +344,7 @@ export class ArticlePartition {
       return { total: search.articles, facets: new Map(codes.map((code) => [code, this.wholeIndexFacet(code, depth)])) };
     }
     const params: Params = {};
-    let sql: string;
-    if (search.match !== undefined) {
-      params.match = search.match;
-      const where = conditions(search, params);
-      sql = `SELECT a.terms FROM articles_fts JOIN articles a ON a.rowid = articles_fts.rowid WHERE articles_fts MATCH @match${and(where)}`;
-    } else if (search.terms.length > 0) {
-      const where = conditions(search, params, { driver: 0 });
-      sql = `SELECT a.terms FROM postings d CROSS JOIN articles a ON a.rowid = d.article WHERE d.term = @t0${and(where)}`;
-    } else {
-      const where = conditions(search, params);
-      sql = `SELECT a.terms FROM articles a INDEXED BY articles_recent ${whereClause(where)}`;
-    }
+    const sql = this.matchSet(search, params, "a.terms");
     const counter = new FacetCounter(this.fieldSizes(codes));
     const statement = this.statements.get(sql).pluck();
     let total = 0;
@@ -402,6 +397,73 @@ export class ArticlePartition {
       .get("SELECT t.id, t.key, t.value FROM json_each(?) j JOIN terms t ON t.id = j.value")
       .all(JSON.stringify(ids)) as Array<{ id: number; key: string; value: string | null }>;
     return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** SQL reading `columns` of every match in this index (`a` is the article row). */
+  private matchSet(search: PartitionSearch, params: Params, columns: string): string {
+    if (search.match !== undefined) {
+      params.match = search.match;
+      const where = conditions(search, params);
+      return `SELECT ${columns} FROM articles_fts JOIN articles a ON a.rowid = articles_fts.rowid WHERE articles_fts MATCH @match${and(where)}`;
+    }
+    if (search.terms.length > 0) {
+      const where = conditions(search, params, { driver: 0 });
+      return `SELECT ${columns} FROM postings d CROSS JOIN articles a ON a.rowid = d.article WHERE d.term = @t0${and(where)}`;
+    }
+    const where = conditions(search, params);
+    return `SELECT ${columns} FROM articles a INDEXED BY articles_recent ${whereClause(where)}`;
+  }
+
+  /**
+   * Every story with a match in this index, by story id: the newest matching
+   * published_at and, on a keyword search, the best member's score. The story
+   * is read from each match's doc values, so no document is parsed.
+   */
+  storyMatches(search: PartitionSearch): Map<string, StoryMatchRow> {
+    const params: Params = {};
+    const columns = search.match === undefined ? "a.terms, a.published_at" : `a.terms, a.published_at, -${BM25} AS score`;
+    const code = FILTER_FIELDS.story_id.code;
+    const byTerm = new Map<number, StoryMatchRow>();
+    // Streamed: a browse over a whole month reads every article once.
+    const rows = this.statements.get(this.matchSet(search, params, columns)).iterate(params) as Iterable<{
+      terms: Buffer;
+      published_at: string;
+      score?: number;
+    }>;
+    for (const row of rows) {
+      const term = asUint32(row.terms).find((id) => id % 32 === code);
+      if (term === undefined) continue;
+      const seen = byTerm.get(term);
+      if (seen === undefined) {
+        byTerm.set(term, row.score === undefined ? { newest: row.published_at } : { newest: row.published_at, score: row.score });
+        continue;
+      }
+      if (row.published_at > seen.newest) seen.newest = row.published_at;
+      if (row.score !== undefined && (seen.score === undefined || row.score > seen.score)) seen.score = row.score;
+    }
+    const spelled = this.spellings([...byTerm.keys()]);
+    const stories = new Map<string, StoryMatchRow>();
+    for (const [term, match] of byTerm) {
+      const spelling = spelled.get(term);
+      if (spelling) stories.set(spelling.value || spelling.key, match);
+    }
+    return stories;
+  }
+
+  /** The publisher of every member of the given stories published at or after `from`. */
+  storySources(storyIds: readonly string[], from: string | undefined): Array<{ story: string; source: string | null }> {
+    return this.statements
+      .get(
+        `SELECT coalesce(nullif(t.value, ''), t.key) AS story, a.source
+         FROM json_each(@keys) j JOIN terms t ON t.field = @code AND t.key = j.value
+         JOIN postings p ON p.term = t.id JOIN articles a ON a.rowid = p.article
+         WHERE @from IS NULL OR a.published_at >= @from`,
+      )
+      .all({
+        keys: JSON.stringify(storyIds.map(foldValue)),
+        code: FILTER_FIELDS.story_id.code,
+        from: from ?? null,
+      }) as Array<{ story: string; source: string | null }>;
   }
 
   /** The members of a story (its story_id term) within a window, as a story's counts need them. */

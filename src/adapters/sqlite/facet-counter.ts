@@ -51,7 +51,8 @@ export class FacetCounter {
 }
 
 /** A view of the blob's ids; copies only when the buffer is not 4-byte aligned. */
-function asUint32(blob: Uint8Array): Uint32Array {
+/** A `terms` blob as term ids, without a copy when it is aligned. */
+export function asUint32(blob: Uint8Array): Uint32Array {
   if (blob.byteOffset % 4 === 0) return new Uint32Array(blob.buffer, blob.byteOffset, blob.byteLength >>> 2);
   return new Uint32Array(blob.slice().buffer);
 }

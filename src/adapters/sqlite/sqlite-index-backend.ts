@@ -12,7 +12,15 @@ import type {
   SearchResult,
   WriteResult,
 } from "../../ports/index-backend.js";
-import type { StoryIndex, StoryMembers, StoryRelabel } from "../../ports/story-index.js";
+import type {
+  StoryIndex,
+  StoryMatch,
+  StoryMatches,
+  StoryMembers,
+  StoryQuery,
+  StoryRelabel,
+  StorySizes,
+} from "../../ports/story-index.js";
 import { monthOf, toStamp } from "../../shared/timestamps.js";
 import { ArticlePartition, type PartitionHit, type StoryMemberRow } from "./article-partition.js";
 import { cursorPage, type Candidate } from "./cursor-page.js";
@@ -275,6 +283,67 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     }
   }
 
+  /**
+   * Every story with a match, merged across monthly indexes (newest match,
+   * best score). Indexes are read newest first within the query's budget, as
+   * a search reads them.
+   */
+  async matchStories(query: StoryQuery): Promise<StoryMatches> {
+    const started = performance.now();
+    const match = query.keywords ? toFtsMatch(query.keywords) : undefined;
+    const stories = new Map<string, StoryMatch>();
+    const read: string[] = [];
+    const failed: PartitionFailure[] = [];
+    for (const month of this.monthsFor(query)) {
+      if (query.budgetMs !== undefined && read.length + failed.length > 0 && performance.now() - started > query.budgetMs) {
+        failed.push({ partition: month, kind: "timed_out", reason: `not read: the query's ${query.budgetMs} ms budget ran out` });
+        continue;
+      }
+      try {
+        const partition = this.partition(month, false);
+        const search = compile(partition, query, match);
+        if (search !== null) {
+          for (const [story_id, found] of partition.storyMatches(search)) {
+            const seen = stories.get(story_id);
+            if (seen === undefined) stories.set(story_id, { story_id, ...found });
+            else {
+              if (found.newest > seen.newest) seen.newest = found.newest;
+              if (found.score !== undefined && (seen.score === undefined || found.score > seen.score)) seen.score = found.score;
+            }
+          }
+        }
+        read.push(month);
+      } catch (error) {
+        this.fail(month, error, failed);
+      }
+    }
+    return { stories: [...stories.values()], partitionsRead: read, partitionsFailed: failed };
+  }
+
+  async storySizes(storyIds: readonly string[], from: string | undefined): Promise<StorySizes> {
+    const sizes: StorySizes["sizes"] = new Map(storyIds.map((id) => [id, { count: 0, sources: new Set<string>() }]));
+    const read: string[] = [];
+    const failed: PartitionFailure[] = [];
+    if (storyIds.length === 0) return { sizes, partitionsRead: read, partitionsFailed: failed };
+    // A story's id is its earliest member's, so no member was collected in a month before the earliest id's.
+    const first = monthOf(storyIds.reduce((a, b) => (b < a ? b : a)));
+    const months = this.months().filter((m) => m >= first && (from === undefined || monthEndPlusSkew(m) >= from));
+    for (const month of months) {
+      try {
+        for (const { story, source } of this.partition(month, false).storySources(storyIds, from)) {
+          const size = sizes.get(story);
+          if (size === undefined) continue;
+          size.count++;
+          if (source !== null) size.sources.add(source);
+        }
+        read.push(month);
+      } catch (error) {
+        this.fail(month, error, failed);
+      }
+    }
+    return { sizes, partitionsRead: read, partitionsFailed: failed };
+  }
+
   /** Moves articles to the story clustering put them in; each month's changes in one transaction. */
   async relabel(changes: readonly StoryRelabel[]): Promise<void> {
     for (const change of changes) {
@@ -350,7 +419,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
    * is collected (allowing a day of clock skew), so a month that ended more than
    * a day before `from` holds nothing at or after it.
    */
-  private monthsFor(query: ArticleQuery): string[] {
+  private monthsFor(query: Pick<ArticleQuery, "filters">): string[] {
     const from = query.filters.from;
     if (from === undefined) return this.months();
     return this.months().filter((month) => monthEndPlusSkew(month) >= from);
@@ -387,7 +456,11 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
  * The query as one partition runs it: filters resolved to its terms, the window
  * kept only where it cuts into the partition. Null when nothing here can match.
  */
-function compile(partition: ArticlePartition, query: ArticleQuery, match: string | undefined): PartitionSearch | null {
+function compile(
+  partition: ArticlePartition,
+  query: Pick<ArticleQuery, "filters">,
+  match: string | undefined,
+): PartitionSearch | null {
   const { count, bounds } = partition.stats();
   if (bounds === undefined) return null;
   const { from, to } = query.filters;

@@ -95,7 +95,7 @@ export async function searchArticles(
 }
 
 /** No monthly index could be read at all: that is not an empty answer (spec section 7, 503). */
-function assertSomethingRead(result: SearchResult): void {
+export function assertSomethingRead(result: Pick<SearchResult, "partitionsRead" | "partitionsFailed">): void {
   const unreadable = result.partitionsFailed.filter((f) => f.kind === "unreadable");
   if (result.partitionsRead.length === 0 && unreadable.length > 0) {
     throw new ApiError(

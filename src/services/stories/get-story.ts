@@ -2,11 +2,12 @@ import { toCompactArticle, type ArticleDetail } from "../../domain/article.js";
 import { ATTRIBUTION } from "../../domain/attribution.js";
 import type { Plan } from "../../domain/plans.js";
 import { headlineWords } from "../../domain/stories/story-features.js";
-import type { StoryIndex, StoryMember } from "../../ports/story-index.js";
+import type { StoryIndex } from "../../ports/story-index.js";
 import type { Coverage } from "../../schemas/responses.js";
 import { ApiError } from "../../shared/api-error.js";
 import { completeness } from "../search/coverage.js";
 import { applyPlanWindow } from "../search/plan-window.js";
+import { representativeOf } from "./representative.js";
 
 // GET /stories/{id}: one story expanded. Counts (`count`, `outlets`,
 // `sources`, `first_reported`) cover every member in the window; the
@@ -106,25 +107,6 @@ export async function getStory(index: StoryIndex, request: StoryRequest, plan: P
     coverage,
     attribution: ATTRIBUTION,
   };
-}
-
-/** The member whose headline most members share (ties: the earliest), so the story reads as most outlets told it. */
-function representativeOf(members: readonly StoryMember[]): StoryMember {
-  const counts = new Map<string, number>();
-  const keyOf = (m: StoryMember): string => headlineWords(m.title ?? "", m.source).join(" ");
-  for (const m of members) if (m.title) counts.set(keyOf(m), (counts.get(keyOf(m)) ?? 0) + 1);
-  let best: StoryMember | undefined;
-  let bestCount = 0;
-  for (const m of [...members].sort((a, b) =>
-    a.published_at < b.published_at ? -1 : a.published_at > b.published_at ? 1 : a.id < b.id ? -1 : 1,
-  )) {
-    const count = m.title ? (counts.get(keyOf(m)) ?? 0) : 0;
-    if (count > bestCount) {
-      best = m;
-      bestCount = count;
-    }
-  }
-  return best ?? (members[0] as StoryMember);
 }
 
 function sourcesByFirstSeen(listed: readonly ArticleDetail[]): Array<{ source: string; first_seen: string }> {
