@@ -81,6 +81,20 @@ export function describeControlStoreContract(name: string, create: () => Promise
       expect((await store.creditState(tenant.id, "202611", rates, t0)).credits_used).toBe(101);
     });
 
+    it("never counts refill time twice when a call stamped earlier commits after a later one", async () => {
+      // Replicas stamp a call before it waits for the tenant's lock, so stamps can commit out of order.
+      const tenant = await store.createTenant("interleaved", "build");
+      const t0 = 1_800_000_000_000;
+      const rates = { creditsPerMinute: 300 };
+      const base = { tenantId: tenant.id, period: "202611", rates, monthlyCap: null };
+      await store.reserve({ ...base, nowMs: t0, credits: 100, minuteNeeded: 100 });
+      await store.reserve({ ...base, nowMs: t0 + 30_000, credits: 250, minuteNeeded: 250 });
+      expect((await store.reserve({ ...base, nowMs: t0 + 20_000, credits: 50, minuteNeeded: 50 })).admitted).toBe(true);
+      // 300 - 100, +150 refilled over 30 s (capped at 300), -250, -50: nothing is left at t0 + 30 s.
+      expect((await store.creditState(tenant.id, "202611", rates, t0 + 30_000)).minute_tokens).toBeCloseTo(0);
+      expect((await store.reserve({ ...base, nowMs: t0 + 30_000, credits: 1, minuteNeeded: 1 })).admitted).toBe(false);
+    });
+
     it("admits messages up to the rate, refilled continuously", async () => {
       const tenant = await store.createTenant("chatty", "free");
       const t0 = 1_800_000_000_000;

@@ -33,12 +33,12 @@ describe("two replicas on one PostgreSQL control store", () => {
   it("share keys, budgets and counters exactly", async () => {
     const [a, b] = replicas as [TestServer, TestServer];
     const { key } = await a.container.accounts.issueKey("replicated", "build");
+    const started = Date.now();
     // A key issued through one replica works on the other.
     expect((await b.get("/search?limit=1", key)).status).toBe(200);
 
     let charged = 1;
     const statuses: number[] = [];
-    const started = Date.now();
     await Promise.all(
       Array.from({ length: 64 }, async (_, client) => {
         const replica = client % 2 === 0 ? a : b;

@@ -261,10 +261,12 @@ export class PostgresControlStore implements ControlStore {
     return Math.min(perMinute, row.tokens + (elapsed * perMinute) / 60_000);
   }
 
+  /** The bucket's clock never goes back: a call stamped before the last update must not earn that refill again. */
   private async setBucket(db: Queryable, tenantId: string, kind: string, tokens: number, nowMs: number): Promise<void> {
     await db.query(
       `INSERT INTO ${this.s}.buckets (tenant_id, kind, tokens, updated_ms) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (tenant_id, kind) DO UPDATE SET tokens = EXCLUDED.tokens, updated_ms = EXCLUDED.updated_ms`,
+       ON CONFLICT (tenant_id, kind) DO UPDATE SET tokens = EXCLUDED.tokens,
+         updated_ms = GREATEST(${this.s}.buckets.updated_ms, EXCLUDED.updated_ms)`,
       [tenantId, kind, tokens, nowMs],
     );
   }

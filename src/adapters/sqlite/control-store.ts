@@ -235,11 +235,12 @@ export class SqliteControlStore implements ControlStore {
     return Math.min(perMinute, row.tokens + (elapsed * perMinute) / 60_000);
   }
 
+  /** The bucket's clock never goes back: a call stamped before the last update must not earn that refill again. */
   private setBucket(tenantId: string, kind: string, tokens: number, nowMs: number): void {
     this.statements
       .get(
         `INSERT INTO buckets (tenant_id, kind, tokens, updated_ms) VALUES (?, ?, ?, ?)
-         ON CONFLICT (tenant_id, kind) DO UPDATE SET tokens = excluded.tokens, updated_ms = excluded.updated_ms`,
+         ON CONFLICT (tenant_id, kind) DO UPDATE SET tokens = excluded.tokens, updated_ms = max(updated_ms, excluded.updated_ms)`,
       )
       .run(tenantId, kind, tokens, nowMs);
   }
