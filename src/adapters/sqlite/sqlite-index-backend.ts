@@ -100,45 +100,29 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     const facetCodes = (query.facets?.fields ?? []).map((f) => FILTER_FIELDS[f].code);
     const depth = shardSize(query.facets?.limit ?? 10);
 
-    const failed: PartitionFailure[] = [];
-    const read: string[] = [];
     const participants: Participant[] = [];
     const lists: Candidate[][] = [];
     const facetParts = new Map<number, PartitionFacet[]>(facetCodes.map((code) => [code, []]));
     let total = 0;
 
-    for (const month of this.monthsFor(query)) {
-      const spent = performance.now() - started;
-      if (query.budgetMs !== undefined && read.length + failed.length > 0 && spent > query.budgetMs) {
-        failed.push({ partition: month, kind: "timed_out", reason: `not read: the query's ${query.budgetMs} ms budget ran out` });
-        continue;
+    const { read, failed } = this.eachPartition(query, match, started, (month, partition, search) => {
+      if (facetCodes.length > 0) {
+        // One pass over the match set counts the facets and the total together.
+        const counted = partition.facets(search, facetCodes, depth);
+        total += counted.total;
+        for (const [code, facet] of counted.facets) facetParts.get(code)?.push(facet);
+      } else {
+        total += partition.total(search);
       }
-      try {
-        const partition = this.partition(month, false);
-        const search = compile(partition, query, match);
-        if (search !== null) {
-          if (facetCodes.length > 0) {
-            // One pass over the match set counts the facets and the total together.
-            const counted = partition.facets(search, facetCodes, depth);
-            total += counted.total;
-            for (const [code, facet] of counted.facets) facetParts.get(code)?.push(facet);
-          } else {
-            total += partition.total(search);
-          }
-          // A browse reads partitions newest first: one whose newest article is older than the
-          // n-th candidate found so far cannot place any on the page.
-          const floor = match === undefined ? nthPublished(lists, n) : undefined;
-          if (floor === undefined || search.newest >= floor) {
-            const keyset = after ? { published_at: after.published_at, id: after.id } : undefined;
-            lists.push(tagged(partition.candidates(search, n, cursorMode ? keyset : undefined), month));
-          }
-          participants.push({ month, partition, search });
-        }
-        read.push(month);
-      } catch (error) {
-        this.fail(month, error, failed);
+      // A browse reads partitions newest first: one whose newest article is older than the
+      // n-th candidate found so far cannot place any on the page.
+      const floor = match === undefined ? nthPublished(lists, n) : undefined;
+      if (floor === undefined || search.newest >= floor) {
+        const keyset = after ? { published_at: after.published_at, id: after.id } : undefined;
+        lists.push(tagged(partition.candidates(search, n, cursorMode ? keyset : undefined), month));
       }
-    }
+      participants.push({ month, partition, search });
+    });
 
     const ranked = match !== undefined;
     // Each list is in the merged order already (partitions rank with the same tie-breaks).
@@ -178,6 +162,37 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     }
     if (cursor) result.cursor = cursor;
     return result;
+  }
+
+  /**
+   * Visits every monthly index the query can reach that can hold a match,
+   * newest first. One not started within the query's budget is left unread
+   * (`timed_out`); one that cannot be read is `unreadable`.
+   */
+  private eachPartition(
+    query: Pick<ArticleQuery, "filters" | "budgetMs">,
+    match: string | undefined,
+    startedMs: number,
+    visit: (month: string, partition: ArticlePartition, search: PartitionSearch) => void,
+  ): { read: string[]; failed: PartitionFailure[] } {
+    const read: string[] = [];
+    const failed: PartitionFailure[] = [];
+    for (const month of this.monthsFor(query)) {
+      const spent = performance.now() - startedMs;
+      if (query.budgetMs !== undefined && read.length + failed.length > 0 && spent > query.budgetMs) {
+        failed.push({ partition: month, kind: "timed_out", reason: `not read: the query's ${query.budgetMs} ms budget ran out` });
+        continue;
+      }
+      try {
+        const partition = this.partition(month, false);
+        const search = compile(partition, query, match);
+        if (search !== null) visit(month, partition, search);
+        read.push(month);
+      } catch (error) {
+        this.fail(month, error, failed);
+      }
+    }
+    return { read, failed };
   }
 
   /** Candidates after `keyset` from every participant, merged newest first. */
@@ -292,31 +307,16 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     const started = performance.now();
     const match = query.keywords ? toFtsMatch(query.keywords) : undefined;
     const stories = new Map<string, StoryMatch>();
-    const read: string[] = [];
-    const failed: PartitionFailure[] = [];
-    for (const month of this.monthsFor(query)) {
-      if (query.budgetMs !== undefined && read.length + failed.length > 0 && performance.now() - started > query.budgetMs) {
-        failed.push({ partition: month, kind: "timed_out", reason: `not read: the query's ${query.budgetMs} ms budget ran out` });
-        continue;
-      }
-      try {
-        const partition = this.partition(month, false);
-        const search = compile(partition, query, match);
-        if (search !== null) {
-          for (const [story_id, found] of partition.storyMatches(search)) {
-            const seen = stories.get(story_id);
-            if (seen === undefined) stories.set(story_id, { story_id, ...found });
-            else {
-              if (found.newest > seen.newest) seen.newest = found.newest;
-              if (found.score !== undefined && (seen.score === undefined || found.score > seen.score)) seen.score = found.score;
-            }
-          }
+    const { read, failed } = this.eachPartition(query, match, started, (_month, partition, search) => {
+      for (const [story_id, found] of partition.storyMatches(search)) {
+        const seen = stories.get(story_id);
+        if (seen === undefined) stories.set(story_id, { story_id, ...found });
+        else {
+          if (found.newest > seen.newest) seen.newest = found.newest;
+          if (found.score !== undefined && (seen.score === undefined || found.score > seen.score)) seen.score = found.score;
         }
-        read.push(month);
-      } catch (error) {
-        this.fail(month, error, failed);
       }
-    }
+    });
     return { stories: [...stories.values()], partitionsRead: read, partitionsFailed: failed };
   }
 
