@@ -9,6 +9,7 @@ import { SqliteIndexBackend } from "../../src/adapters/sqlite/sqlite-index-backe
 import type { ArticleDetail } from "../../src/domain/article.js";
 import { SAMPLE_FILES } from "../support/test-server.js";
 import { describeIndexBackendContract } from "./index-backend.contract.js";
+import { describeStoryIndexContract } from "./story-index.contract.js";
 
 for (const writerThread of [true, false]) {
   describeIndexBackendContract(writerThread ? "sqlite, writes on a worker thread" : "sqlite, writes inline", async () => {
@@ -99,3 +100,17 @@ describe("sqlite index: stories (ports/story-index.ts)", () => {
     });
   }
 });
+
+for (const writerThread of [true, false]) {
+  describeStoryIndexContract(writerThread ? "sqlite, writes on a worker thread" : "sqlite, writes inline", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "newsindex-story-index-"));
+    const index = new SqliteIndexBackend(dir, { writerThread });
+    return {
+      index,
+      async dispose() {
+        await index.close();
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  });
+}

@@ -460,7 +460,7 @@ export class ArticlePartition {
          WHERE @from IS NULL OR a.published_at >= @from`,
       )
       .all({
-        keys: JSON.stringify(storyIds.map(foldValue)),
+        keys: JSON.stringify([...new Set(storyIds.map(foldValue))]),
         code: FILTER_FIELDS.story_id.code,
         from: from ?? null,
       }) as Array<{ story: string; source: string | null }>;
