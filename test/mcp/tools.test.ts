@@ -105,6 +105,16 @@ describe.each<Era>(["2025", "modern"])("tool calls (%s era)", (era) => {
     expect((body.results as unknown[]).length).toBe(2);
   });
 
+  it("list_stories answers the /stories body; an offset above 1000 is -32602", async () => {
+    const { body, isError } = await call(connected.client, "list_stories", { q: "police", sort: "outlets", limit: 2 });
+    expect(isError).toBe(false);
+    expect(body).toEqual(await json<Body>(await server.get("/stories?q=police&sort=outlets&limit=2")));
+    expect((body.stories as Body[]).length).toBe(2);
+    const refused = await rpcError(connected.client.callTool({ name: "list_stories", arguments: { offset: 1001 } }));
+    expect(refused.code).toBe(-32602);
+    expect(refused.data.code).toBe("invalid_parameter");
+  });
+
   it("get_article takes the path parameter as an argument", async () => {
     const { body: found } = await call(connected.client, "search_news", { limit: 1 });
     const id = ((found.results as Body[])[0] as Body).id as string;
