@@ -424,22 +424,21 @@ export class ArticlePartition {
     const columns = search.match === undefined ? "a.terms, a.published_at" : `a.terms, a.published_at, -${BM25} AS score`;
     const code = FILTER_FIELDS.story_id.code;
     const byTerm = new Map<number, StoryMatchRow>();
-    // Streamed: a browse over a whole month reads every article once.
-    const rows = this.statements.get(this.matchSet(search, params, columns)).iterate(params) as Iterable<{
-      terms: Buffer;
-      published_at: string;
-      score?: number;
-    }>;
-    for (const row of rows) {
-      const term = asUint32(row.terms).find((id) => id % 32 === code);
+    // Streamed as arrays: a browse over a whole month reads every article once.
+    const rows = this.statements
+      .get(this.matchSet(search, params, columns))
+      .raw()
+      .iterate(params) as Iterable<[Buffer, string, number?]>;
+    for (const [terms, published_at, score] of rows) {
+      const term = storyTermOf(asUint32(terms), code);
       if (term === undefined) continue;
       const seen = byTerm.get(term);
       if (seen === undefined) {
-        byTerm.set(term, row.score === undefined ? { newest: row.published_at } : { newest: row.published_at, score: row.score });
+        byTerm.set(term, score === undefined ? { newest: published_at } : { newest: published_at, score });
         continue;
       }
-      if (row.published_at > seen.newest) seen.newest = row.published_at;
-      if (row.score !== undefined && (seen.score === undefined || row.score > seen.score)) seen.score = row.score;
+      if (published_at > seen.newest) seen.newest = published_at;
+      if (score !== undefined && (seen.score === undefined || score > seen.score)) seen.score = score;
     }
     const spelled = this.spellings([...byTerm.keys()]);
     const stories = new Map<string, StoryMatchRow>();
@@ -450,12 +449,16 @@ export class ArticlePartition {
     return stories;
   }
 
-  /** The publisher of every member of the given stories published at or after `from`. */
+  /**
+   * The publisher of every member of the given stories published at or after
+   * `from`. CROSS JOIN keeps the id list outermost: left to itself the planner
+   * walks every story term and probes the list for each.
+   */
   storySources(storyIds: readonly string[], from: string | undefined): Array<{ story: string; source: string | null }> {
     return this.statements
       .get(
         `SELECT coalesce(nullif(t.value, ''), t.key) AS story, a.source
-         FROM json_each(@keys) j JOIN terms t ON t.field = @code AND t.key = j.value
+         FROM json_each(@keys) j CROSS JOIN terms t ON t.field = @code AND t.key = j.value
          JOIN postings p ON p.term = t.id JOIN articles a ON a.rowid = p.article
          WHERE @from IS NULL OR a.published_at >= @from`,
       )
@@ -551,4 +554,10 @@ export class ArticlePartition {
   close(): void {
     this.db.close();
   }
+}
+
+/** The article's story_id term among its term ids (term ids are seq * 32 + field code). */
+function storyTermOf(ids: Uint32Array, code: number): number | undefined {
+  for (let i = 0; i < ids.length; i++) if (((ids[i] as number) & 31) === code) return ids[i];
+  return undefined;
 }
