@@ -20,7 +20,7 @@ import { representativeOf } from "./representative.js";
 export type StorySort = "count" | "outlets" | "recency";
 
 /** Without `sort`: the best match first when there is a `q`, else the newest (docs/completeness.md). */
-export type StoryOrder = StorySort | "relevance";
+type StoryOrder = StorySort | "relevance";
 
 export interface StoriesRequest {
   keywords: KeywordQuery | undefined;
@@ -54,7 +54,7 @@ export interface StoriesResponse {
   attribution: string;
 }
 
-export function orderOf(request: Pick<StoriesRequest, "keywords" | "sort">): StoryOrder {
+function orderOf(request: Pick<StoriesRequest, "keywords" | "sort">): StoryOrder {
   return request.sort ?? (request.keywords ? "relevance" : "recency");
 }
 
