@@ -7,7 +7,17 @@ import { StatementCache } from "./statement-cache.js";
 
 // stories.db: each clustered article's features and story, plus a word index
 // bucketed by publication day, so candidates are found by counting shared
-// headline words in SQL over a few days' postings rather than by scanning.
+// headline words rather than by scanning.
+//
+// Ingest asks for candidates around the time it is at, so the days it asks
+// about are also held in memory (every article of a held day, parsed, with a
+// word index and its story): counting shared words there is cheap, candidates
+// come back without parsing JSON, and storyOf needs no query. A lookup whose
+// days hold more than MAX_HELD_ARTICLES counts in SQL instead. Writes go to
+// SQLite and to the held days alike; a commit by another connection (PRAGMA
+// data_version) drops what is held. Writes are committed together once the
+// caller yields to the event loop (ingest clusters a whole batch between two
+// yields): a commit per article cost more than the clustering itself.
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID;
@@ -22,11 +32,17 @@ CREATE TABLE IF NOT EXISTS story_words (
   word TEXT NOT NULL,
   day INTEGER NOT NULL,
   id TEXT NOT NULL,
-  PRIMARY KEY (word, day, id)
+  PRIMARY KEY (day, word, id)
 ) WITHOUT ROWID;
 `;
 
+/** Loads a day's articles into memory. Created once the file is known to be of this clustering version. */
+const TIME_INDEX = "CREATE INDEX IF NOT EXISTS story_articles_time ON story_articles (time_ms)";
+
 const DAY_MS = 86_400_000;
+
+/** At most this many articles are held in memory (about 2 KB each); a lookup needing more counts in SQL. */
+const MAX_HELD_ARTICLES = 100_000;
 
 /** stories.db holds clusters of another algorithm version: mixing them with this one's would split or merge stories arbitrarily. */
 export class OtherClusteringVersionError extends Error {
@@ -38,11 +54,48 @@ export class OtherClusteringVersionError extends Error {
   }
 }
 
+/** One article of a held day. */
+interface Held {
+  features: StoryFeatures;
+  story: string;
+  /** The lookup that last counted this article, and how many of its words that lookup shares. */
+  lookup: number;
+  shared: number;
+}
+
+/** Every article of one publication day, with the day's word index. */
+interface HeldDay {
+  articles: Held[];
+  words: Map<string, Held[]>;
+  /** For eviction: the lookup that last read this day. */
+  used: number;
+}
+
 export class SqliteStoryStore implements StoryStore {
+  /** Opens this store again on another thread: ingest clusters there (services/stories/story-clusterer.ts). */
+  readonly threadRecipe: { module: string; exportName: string; args: unknown[] };
   private readonly db: Database.Database;
   private readonly statements: StatementCache;
+  private readonly held = new Map<string, Held>();
+  private readonly days = new Map<number, HeldDay>();
+  /**
+   * The article added last, not yet written: most articles join a story right away, and are then written once, in
+   * it, instead of written and moved. `alone` while its story has no other member.
+   */
+  private pending: { features: StoryFeatures; json: string; story: string; alone: boolean; held: Held | undefined } | undefined;
+  /** The last id `has` found absent: `add` of it needs no second look. */
+  private absent: string | undefined;
+  private lookups = 0;
+  private dataVersion = 0;
+  private commitScheduled = false;
+  /** A deferred commit that failed: reported by the next call. */
+  private failure: unknown;
 
-  constructor(path: string) {
+  /** `maxHeldArticles`: how many articles may be held in memory (0: every lookup in SQL). */
+  constructor(
+    path: string,
+    private readonly maxHeldArticles = MAX_HELD_ARTICLES,
+  ) {
     this.db = openDatabase(path);
     this.db.exec(SCHEMA);
     this.statements = new StatementCache(this.db);
@@ -53,28 +106,74 @@ export class SqliteStoryStore implements StoryStore {
     }
     if (version === undefined)
       this.db.prepare("INSERT INTO meta (key, value) VALUES ('clustering_version', ?)").run(CLUSTERING_VERSION);
+    this.db.exec(TIME_INDEX);
+    // Ingest's working set: the indexes' pages of the days being clustered.
+    this.db.pragma("cache_size = -65536");
+    this.dataVersion = this.readDataVersion();
+    this.threadRecipe = { module: import.meta.url, exportName: "SqliteStoryStore", args: [path, maxHeldArticles] };
   }
 
   /** The version recorded in the file; a file from before versions were recorded holds stories-v1 clusters. */
   private clusteringVersion(): string | undefined {
     const recorded = this.db.prepare("SELECT value FROM meta WHERE key = 'clustering_version'").pluck().get() as
-      | string
-      | undefined;
+      string | undefined;
     if (recorded !== undefined) return recorded;
     return this.db.prepare("SELECT 1 FROM story_articles LIMIT 1").get() === undefined ? undefined : "stories-v1";
   }
 
   async has(articleId: string): Promise<boolean> {
-    return this.statements.get("SELECT 1 FROM story_articles WHERE id = ?").get(articleId) !== undefined;
+    this.check();
+    if (this.held.has(articleId) || this.pending?.features.id === articleId) return true;
+    const found = this.statements.get("SELECT 1 FROM story_articles WHERE id = ?").get(articleId) !== undefined;
+    this.absent = found ? undefined : articleId;
+    return found;
   }
 
+  /** The features returned are shared with the store: read them, do not change them. */
   async candidates(features: StoryFeatures, windowMs: number, minSharedWords: number): Promise<StoryFeatures[]> {
+    this.check();
     if (features.titleWords.length < minSharedWords) return [];
+    const first = dayOf(features.timeMs - windowMs);
+    const last = dayOf(features.timeMs + windowMs);
+    if (!this.hold(first, last)) return this.candidatesInSql(features, windowMs, minSharedWords, first, last);
+    const lookup = ++this.lookups;
+    const counted: Held[] = [];
+    for (let day = first; day <= last; day++) {
+      const held = this.days.get(day) as HeldDay;
+      held.used = lookup;
+      for (const word of features.titleWords) {
+        const articles = held.words.get(word);
+        if (articles === undefined) continue;
+        for (const article of articles) {
+          if (article.lookup !== lookup) {
+            article.lookup = lookup;
+            article.shared = 0;
+            counted.push(article);
+          }
+          article.shared++;
+        }
+      }
+    }
+    const found: StoryFeatures[] = [];
+    for (const article of counted)
+      if (article.shared >= minSharedWords && Math.abs(article.features.timeMs - features.timeMs) <= windowMs)
+        found.push(article.features);
+    return found;
+  }
+
+  private candidatesInSql(
+    features: StoryFeatures,
+    windowMs: number,
+    minSharedWords: number,
+    first: number,
+    last: number,
+  ): StoryFeatures[] {
+    this.flush();
     const rows = this.statements
       .get(
         `SELECT a.features FROM (
            SELECT id FROM story_words
-           WHERE word IN (SELECT value FROM json_each(@words)) AND day BETWEEN @first AND @last
+           WHERE day IN (SELECT value FROM json_each(@days)) AND word IN (SELECT value FROM json_each(@words))
            GROUP BY id HAVING count(*) >= @min
          ) c JOIN story_articles a ON a.id = c.id
          WHERE a.time_ms BETWEEN @from AND @to`,
@@ -82,8 +181,7 @@ export class SqliteStoryStore implements StoryStore {
       .pluck()
       .all({
         words: JSON.stringify(features.titleWords),
-        first: Math.floor((features.timeMs - windowMs) / DAY_MS),
-        last: Math.floor((features.timeMs + windowMs) / DAY_MS),
+        days: JSON.stringify(Array.from({ length: last - first + 1 }, (_, i) => first + i)),
         min: minSharedWords,
         from: features.timeMs - windowMs,
         to: features.timeMs + windowMs,
@@ -91,19 +189,97 @@ export class SqliteStoryStore implements StoryStore {
     return rows.map((json) => JSON.parse(json) as StoryFeatures);
   }
 
+  /**
+   * Makes days `first` to `last` held, evicting the least recently read others; false (and nothing loaded)
+   * when they hold more articles than may be held.
+   */
+  private hold(first: number, last: number): boolean {
+    const missing: number[] = [];
+    let needed = 0;
+    for (let day = first; day <= last; day++) {
+      const held = this.days.get(day);
+      if (held === undefined) missing.push(day);
+      else needed += held.articles.length;
+    }
+    if (missing.length === 0) return true;
+    this.flush();
+    const count = this.statements.get("SELECT count(*) FROM story_articles WHERE time_ms >= ? AND time_ms < ?").pluck();
+    const loading = missing.reduce((sum, day) => sum + (count.get(day * DAY_MS, (day + 1) * DAY_MS) as number), 0);
+    if (needed + loading > this.maxHeldArticles) return false;
+    let total = this.held.size + loading;
+    for (const [day, held] of [...this.days].sort((a, b) => a[1].used - b[1].used)) {
+      if (total <= this.maxHeldArticles) break;
+      if (day >= first && day <= last) continue;
+      this.evict(day, held);
+      total -= held.articles.length;
+    }
+    for (const day of missing) this.load(day);
+    return true;
+  }
+
+  private load(day: number): void {
+    const held: HeldDay = { articles: [], words: new Map(), used: 0 };
+    this.days.set(day, held);
+    const rows = this.statements
+      .get("SELECT story, features FROM story_articles WHERE time_ms >= ? AND time_ms < ?")
+      .iterate(day * DAY_MS, (day + 1) * DAY_MS) as Iterable<{ story: string; features: string }>;
+    for (const row of rows) this.index(held, JSON.parse(row.features) as StoryFeatures, row.story);
+  }
+
+  private index(day: HeldDay, features: StoryFeatures, story: string): Held {
+    const article: Held = { features, story, lookup: 0, shared: 0 };
+    this.held.set(features.id, article);
+    day.articles.push(article);
+    for (const word of features.titleWords) {
+      const articles = day.words.get(word);
+      if (articles === undefined) day.words.set(word, [article]);
+      else articles.push(article);
+    }
+    return article;
+  }
+
+  private evict(day: number, held: HeldDay): void {
+    this.days.delete(day);
+    for (const article of held.articles) this.held.delete(article.features.id);
+  }
+
   async add(features: StoryFeatures): Promise<void> {
-    const insertArticle = this.statements.get(
-      "INSERT OR IGNORE INTO story_articles (id, story, time_ms, features) VALUES (?, ?, ?, ?)",
-    );
-    const insertWord = this.statements.get("INSERT OR IGNORE INTO story_words (word, day, id) VALUES (?, ?, ?)");
-    const day = Math.floor(features.timeMs / DAY_MS);
-    this.db.transaction(() => {
-      insertArticle.run(features.id, features.id, features.timeMs, JSON.stringify(features));
-      for (const word of features.titleWords) insertWord.run(word, day, features.id);
-    })();
+    this.check();
+    this.flush();
+    const absent = this.absent === features.id;
+    this.absent = undefined;
+    // An article already recorded keeps its story.
+    if (!absent && (await this.has(features.id))) return;
+    const json = JSON.stringify(features);
+    const day = this.days.get(dayOf(features.timeMs));
+    // Held as a copy of its own: the caller's strings may be slices of far larger ones (a whole GKG line) and would
+    // keep them alive.
+    const held = day === undefined ? undefined : this.index(day, JSON.parse(json) as StoryFeatures, features.id);
+    this.pending = { features, json, story: features.id, alone: true, held };
+    this.scheduleCommit();
+  }
+
+  /** Writes the pending article. */
+  private flush(): void {
+    const pending = this.pending;
+    if (pending === undefined) return;
+    this.pending = undefined;
+    const { features, json, story } = pending;
+    this.write(() => {
+      this.statements
+        .get("INSERT OR IGNORE INTO story_articles (id, story, time_ms, features) VALUES (?, ?, ?, ?)")
+        .run(features.id, story, features.timeMs, json);
+      this.statements
+        .get("INSERT OR IGNORE INTO story_words (word, day, id) SELECT value, ?, ? FROM json_each(?)")
+        .run(dayOf(features.timeMs), features.id, JSON.stringify(features.titleWords));
+    });
   }
 
   async storyOf(articleId: string): Promise<string> {
+    this.check();
+    const held = this.held.get(articleId);
+    if (held !== undefined) return held.story;
+    if (this.pending?.features.id === articleId) return this.pending.story;
     const story = this.statements.get("SELECT story FROM story_articles WHERE id = ?").pluck().get(articleId) as
       string | undefined;
     if (story === undefined) throw new Error(`article ${articleId} is not clustered`);
@@ -111,18 +287,104 @@ export class SqliteStoryStore implements StoryStore {
   }
 
   async merge(storyA: string, storyB: string): Promise<{ story: string; moved: string[] }> {
+    this.check();
     if (storyA === storyB) return { story: storyA, moved: [] };
     const [story, absorbed] = storyA < storyB ? [storyA, storyB] : [storyB, storyA];
+    const pending = this.pending;
+    if (pending !== undefined && pending.alone && pending.story === absorbed) {
+      // The article just added joins a story: it will be written in it.
+      pending.story = story;
+      pending.alone = false;
+      if (pending.held !== undefined) pending.held.story = story;
+      return { story, moved: [pending.features.id] };
+    }
     const moved = await this.members(absorbed);
-    this.statements.get("UPDATE story_articles SET story = ? WHERE story = ?").run(story, absorbed);
+    this.write(() => this.statements.get("UPDATE story_articles SET story = ? WHERE story = ?").run(story, absorbed));
+    for (const id of moved) {
+      const held = this.held.get(id);
+      if (held !== undefined) held.story = story;
+    }
     return { story, moved };
   }
 
   async members(story: string): Promise<string[]> {
+    this.check();
+    this.flush();
     return this.statements.get("SELECT id FROM story_articles WHERE story = ? ORDER BY id").pluck().all(story) as string[];
   }
 
   async close(): Promise<void> {
+    if (!this.db.open) return;
+    this.commit();
     this.db.close();
+    if (this.failure !== undefined) throw this.failure;
   }
+
+  /**
+   * Runs `statements` in the shared write transaction, opening it if none is open; it commits when the caller
+   * next yields. A failure rolls the whole transaction back, so no article is left half written.
+   */
+  private write<T>(statements: () => T): T {
+    if (!this.db.inTransaction) this.db.exec("BEGIN");
+    this.scheduleCommit();
+    try {
+      return statements();
+    } catch (error) {
+      this.forget();
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+      throw error;
+    }
+  }
+
+  private scheduleCommit(): void {
+    if (this.commitScheduled) return;
+    this.commitScheduled = true;
+    setImmediate(() => {
+      this.commitScheduled = false;
+      this.commit();
+    });
+  }
+
+  private commit(): void {
+    if (!this.db.open) return;
+    try {
+      this.flush();
+      if (!this.db.inTransaction) return;
+      this.db.exec("COMMIT");
+    } catch (error) {
+      this.failure = error;
+      // Whatever was not committed is not in the file: what is held may be ahead of it.
+      this.forget();
+      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+    }
+  }
+
+  /** Reports a failed commit; drops what is held when another connection has committed since the last call. */
+  private check(): void {
+    if (this.failure !== undefined) {
+      const failure = this.failure;
+      this.failure = undefined;
+      throw failure;
+    }
+    if (this.db.inTransaction) return;
+    const version = this.readDataVersion();
+    if (version !== this.dataVersion) {
+      this.dataVersion = version;
+      this.forget();
+    }
+  }
+
+  private readDataVersion(): number {
+    return this.statements.get("PRAGMA data_version").pluck().get() as number;
+  }
+
+  private forget(): void {
+    this.held.clear();
+    this.days.clear();
+    if (this.pending !== undefined) this.pending.held = undefined;
+  }
+}
+
+function dayOf(timeMs: number): number {
+  return Math.floor(timeMs / DAY_MS);
 }

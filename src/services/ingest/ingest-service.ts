@@ -9,6 +9,12 @@ import type { StoryClusterer } from "../stories/story-clusterer.js";
 // and writes them to the index in batches. Bad lines are skipped and reported
 // with their line numbers; ingest never aborts on bad data. Writing is
 // idempotent by article id, and so is clustering.
+//
+// Three batches are under way at once: one being read, the one before it being
+// clustered (on the clustering thread when there is one, see StoryClusterer),
+// and the one before that being written (on the index's writer thread, for the
+// SQLite index). A batch is written once clustered, and after the batch before
+// it; at most two batches wait behind the one being read, so memory stays flat.
 
 export interface SkippedLine {
   file: string;
@@ -63,44 +69,56 @@ export class IngestService {
       seconds: 0,
       recordsPerSecond: 0,
     };
-    // One batch is written while the next is read: an index that writes on
-    // another thread (the SQLite one does) then overlaps parsing and writing.
-    // At most one write is in flight, so memory stays flat.
+    // The last batch's clustering and write, and the one before it.
     let inFlight: Promise<void> = Promise.resolve();
-    for (const file of files) {
-      let batch: ArticleDetail[] = [];
-      const flush = async (): Promise<void> => {
-        if (batch.length === 0) return;
-        const full = batch;
-        batch = [];
-        // Clustering runs while the previous batch is written; relabels wait for that write.
-        const relabels = await this.cluster(full);
-        await inFlight;
-        const records = summary.records;
-        const write = this.index.write(full).then(async (written) => {
-          summary.inserted += written.inserted;
-          summary.unchanged += written.unchanged;
-          if (relabels.length > 0 && this.stories) await this.stories.index.relabel(relabels);
-          onProgress?.({ file, records });
-        });
-        // A failed write surfaces at the next flush or at the end, never as an unhandled rejection.
-        write.catch(() => undefined);
-        inFlight = write;
-      };
-      for await (const record of this.source.read(file)) {
-        summary.records++;
-        if (record.ok) {
-          batch.push(record.article);
-          if (batch.length >= this.batchSize) await flush();
-        } else {
-          summary.skipped++;
-          if (summary.skippedLines.length < SKIPPED_KEPT)
-            summary.skippedLines.push({ file, line: record.line, reason: record.reason });
+    let before: Promise<void> = Promise.resolve();
+    let batches = 0;
+    try {
+      for (const file of files) {
+        let batch: ArticleDetail[] = [];
+        const flush = async (): Promise<void> => {
+          if (batch.length === 0) return;
+          const full = batch;
+          batch = [];
+          // An ingest's first batch is clustered here: a small ingest is over before a thread would have started.
+          const clustered = this.cluster(full, batches++ > 0);
+          clustered.catch(() => undefined);
+          const previous = inFlight;
+          const records = summary.records;
+          const write = (async () => {
+            const relabels = await clustered;
+            // Relabels move articles of earlier batches: they wait for those writes.
+            await previous;
+            const written = await this.index.write(full);
+            summary.inserted += written.inserted;
+            summary.unchanged += written.unchanged;
+            if (relabels.length > 0 && this.stories) await this.stories.index.relabel(relabels);
+            onProgress?.({ file, records });
+          })();
+          // A failure surfaces at a later flush or at the end, never as an unhandled rejection.
+          write.catch(() => undefined);
+          inFlight = write;
+          const older = before;
+          before = previous;
+          await older;
+        };
+        for await (const record of this.source.read(file)) {
+          summary.records++;
+          if (record.ok) {
+            batch.push(record.article);
+            if (batch.length >= this.batchSize) await flush();
+          } else {
+            summary.skipped++;
+            if (summary.skippedLines.length < SKIPPED_KEPT)
+              summary.skippedLines.push({ file, line: record.line, reason: record.reason });
+          }
         }
+        await flush();
       }
-      await flush();
+      await inFlight;
+    } finally {
+      await this.stories?.clusterer.release();
     }
-    await inFlight;
     summary.seconds = (this.clock.now() - started) / 1000;
     summary.recordsPerSecond = summary.seconds > 0 ? Math.round(summary.records / summary.seconds) : summary.records;
     return summary;
@@ -111,13 +129,9 @@ export class IngestService {
    * they are written; articles already indexed that a merge moved are returned
    * for relabelling.
    */
-  private async cluster(batch: ArticleDetail[]): Promise<StoryRelabel[]> {
+  private async cluster(batch: ArticleDetail[], onThread: boolean): Promise<StoryRelabel[]> {
     if (!this.stories) return [];
-    const storyOf = new Map<string, string>();
-    for (const article of batch) {
-      const change = await this.stories.clusterer.add(article);
-      if (change) for (const id of change.article_ids) storyOf.set(id, change.story_id);
-    }
+    const storyOf = await this.stories.clusterer.addBatch(batch, onThread);
     const inBatch = new Set(batch.map((a) => a.id));
     for (const article of batch) article.story_id = storyOf.get(article.id) ?? article.story_id;
     const earlier = new Map<string, string[]>();
