@@ -12,6 +12,8 @@ import { SAMPLE_FILES } from "./support/test-server.js";
 
 const ROOT = new URL("../", import.meta.url).pathname;
 const CLI = ["--import", "tsx", join(ROOT, "src/cli/main.ts")];
+/** Each run starts Node and compiles the CLI with tsx, about 2.5 s on a 2-core machine; some tests run it a dozen times. */
+const CLI_RUNS_TIMEOUT_MS = 120_000;
 const SUMMARY = /^ingested (\d+) records \((\d+) new, (\d+) unchanged\), skipped (\d+), [\d.]+ s, \d+ records\/s$/m;
 
 let dir: string;
@@ -67,62 +69,70 @@ describe("newsindex ingest", () => {
 });
 
 describe("newsindex keys", () => {
-  it("creates, lists and revokes keys; the secret is shown once", () => {
-    const dataDir = join(dir, "keys");
-    const created = cli(["keys", "create", "--data-dir", dataDir, "--tenant", "acme", "--plan", "build", "--json"]);
-    expect(created.status).toBe(0);
-    const issued = JSON.parse(created.stdout.trim()) as { key: string; key_id: string; tenant: string; plan: string };
-    expect(issued.tenant).toBe("acme");
-    expect(issued.plan).toBe("build");
-    expect(issued.key).toMatch(/^nk_/);
+  it(
+    "creates, lists and revokes keys; the secret is shown once",
+    () => {
+      const dataDir = join(dir, "keys");
+      const created = cli(["keys", "create", "--data-dir", dataDir, "--tenant", "acme", "--plan", "build", "--json"]);
+      expect(created.status).toBe(0);
+      const issued = JSON.parse(created.stdout.trim()) as { key: string; key_id: string; tenant: string; plan: string };
+      expect(issued.tenant).toBe("acme");
+      expect(issued.plan).toBe("build");
+      expect(issued.key).toMatch(/^nk_/);
 
-    const listed = cli(["keys", "list", "--data-dir", dataDir]);
-    expect(listed.stdout).toContain(issued.key_id);
-    expect(listed.stdout).toContain("acme");
-    expect(listed.stdout).not.toContain(issued.key);
+      const listed = cli(["keys", "list", "--data-dir", dataDir]);
+      expect(listed.stdout).toContain(issued.key_id);
+      expect(listed.stdout).toContain("acme");
+      expect(listed.stdout).not.toContain(issued.key);
 
-    expect(cli(["keys", "revoke", "--data-dir", dataDir, issued.key_id]).status).toBe(0);
-    const json = JSON.parse(cli(["keys", "list", "--data-dir", dataDir, "--json"]).stdout) as Array<{
-      revoked_at: string | null;
-    }>;
-    expect(json[0]?.revoked_at).toMatch(/^\d{14}$/);
-    expect(cli(["keys", "revoke", "--data-dir", dataDir, issued.key_id]).status).toBe(1);
-  });
+      expect(cli(["keys", "revoke", "--data-dir", dataDir, issued.key_id]).status).toBe(0);
+      const json = JSON.parse(cli(["keys", "list", "--data-dir", dataDir, "--json"]).stdout) as Array<{
+        revoked_at: string | null;
+      }>;
+      expect(json[0]?.revoked_at).toMatch(/^\d{14}$/);
+      expect(cli(["keys", "revoke", "--data-dir", dataDir, issued.key_id]).status).toBe(1);
+    },
+    CLI_RUNS_TIMEOUT_MS,
+  );
 });
 
 describe("newsindex tenants and key lifecycle", () => {
-  it("creates, lists, suspends and re-plans tenants; issues short-lived keys; rotates", () => {
-    const dataDir = join(dir, "lifecycle");
-    const run = (...args: string[]) => cli([args[0] as string, args[1] as string, "--data-dir", dataDir, ...args.slice(2)]);
-    expect(run("tenants", "create", "globex", "--plan", "free").status).toBe(0);
-    expect(run("tenants", "create", "globex", "--plan", "free").status).toBe(1);
-    expect(run("tenants", "suspend", "globex").stdout).toContain("suspended");
-    expect(run("tenants", "set-plan", "globex", "scale").stdout).toContain("scale");
-    const tenants = JSON.parse(run("tenants", "list", "--json").stdout) as Array<{
-      name: string;
-      plan: string;
-      suspended: boolean;
-    }>;
-    expect(tenants).toEqual([expect.objectContaining({ name: "globex", plan: "scale", suspended: true })]);
+  it(
+    "creates, lists, suspends and re-plans tenants; issues short-lived keys; rotates",
+    () => {
+      const dataDir = join(dir, "lifecycle");
+      const run = (...args: string[]) => cli([args[0] as string, args[1] as string, "--data-dir", dataDir, ...args.slice(2)]);
+      expect(run("tenants", "create", "globex", "--plan", "free").status).toBe(0);
+      expect(run("tenants", "create", "globex", "--plan", "free").status).toBe(1);
+      expect(run("tenants", "suspend", "globex").stdout).toContain("suspended");
+      expect(run("tenants", "set-plan", "globex", "scale").stdout).toContain("scale");
+      const tenants = JSON.parse(run("tenants", "list", "--json").stdout) as Array<{
+        name: string;
+        plan: string;
+        suspended: boolean;
+      }>;
+      expect(tenants).toEqual([expect.objectContaining({ name: "globex", plan: "scale", suspended: true })]);
 
-    const short = JSON.parse(run("keys", "create", "--tenant", "globex", "--ttl-hours", "2", "--json").stdout) as {
-      key_id: string;
-      expires_at: string;
-    };
-    expect(short.expires_at).toMatch(/^\d{14}$/);
-    const tooLong = run("keys", "create", "--tenant", "globex", "--ttl-hours", "30");
-    expect(tooLong.status).toBe(1);
-    expect(tooLong.stderr).toContain("at most 24 hours");
+      const short = JSON.parse(run("keys", "create", "--tenant", "globex", "--ttl-hours", "2", "--json").stdout) as {
+        key_id: string;
+        expires_at: string;
+      };
+      expect(short.expires_at).toMatch(/^\d{14}$/);
+      const tooLong = run("keys", "create", "--tenant", "globex", "--ttl-hours", "30");
+      expect(tooLong.status).toBe(1);
+      expect(tooLong.stderr).toContain("at most 24 hours");
 
-    const rotated = JSON.parse(run("keys", "rotate", short.key_id, "--grace-minutes", "0", "--json").stdout) as {
-      key: string;
-      replaces: string;
-    };
-    expect(rotated.replaces).toBe(short.key_id);
-    expect(rotated.key).toMatch(/^nk_/);
-    const keys = JSON.parse(run("keys", "list", "--json").stdout) as Array<{ key_id: string; revoked_at: string | null }>;
-    expect(keys.find((k) => k.key_id === short.key_id)?.revoked_at).toMatch(/^\d{14}$/);
-  });
+      const rotated = JSON.parse(run("keys", "rotate", short.key_id, "--grace-minutes", "0", "--json").stdout) as {
+        key: string;
+        replaces: string;
+      };
+      expect(rotated.replaces).toBe(short.key_id);
+      expect(rotated.key).toMatch(/^nk_/);
+      const keys = JSON.parse(run("keys", "list", "--json").stdout) as Array<{ key_id: string; revoked_at: string | null }>;
+      expect(keys.find((k) => k.key_id === short.key_id)?.revoked_at).toMatch(/^\d{14}$/);
+    },
+    CLI_RUNS_TIMEOUT_MS,
+  );
 });
 
 describe("newsindex start", () => {
