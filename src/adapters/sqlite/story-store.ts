@@ -54,40 +54,23 @@ export class OtherClusteringVersionError extends Error {
   }
 }
 
-/** One article of a held day. */
-interface Held {
-  features: StoryFeatures;
-  story: string;
-  /** The lookup that last counted this article, and how many of its words that lookup shares. */
-  lookup: number;
-  shared: number;
-}
-
-/** Every article of one publication day, with the day's word index. */
-interface HeldDay {
-  articles: Held[];
-  words: Map<string, Held[]>;
-  /** For eviction: the lookup that last read this day. */
-  used: number;
-}
-
 export class SqliteStoryStore implements StoryStore {
   /** Opens this store again on another thread: ingest clusters there (services/stories/story-clusterer.ts). */
   readonly threadRecipe: { module: string; exportName: string; args: unknown[] };
   private readonly db: Database.Database;
   private readonly statements: StatementCache;
-  private readonly held = new Map<string, Held>();
-  private readonly days = new Map<number, HeldDay>();
+  private readonly held = new HeldArticles();
   /**
    * The article added last, not yet written: most articles join a story right away, and are then written once, in
    * it, instead of written and moved. `alone` while its story has no other member.
    */
-  private pending: { features: StoryFeatures; json: string; story: string; alone: boolean; held: Held | undefined } | undefined;
+  private pending: { features: StoryFeatures; json: string; story: string; alone: boolean; slot: number | undefined } | undefined;
   /** The last id `has` found absent: `add` of it needs no second look. */
   private absent: string | undefined;
-  private lookups = 0;
   private dataVersion = 0;
   private commitScheduled = false;
+  /** The shared write transaction is open (tracked here: asking SQLite costs a native call per store call). */
+  private writing = false;
   /** A deferred commit that failed: reported by the next call. */
   private failure: unknown;
 
@@ -123,7 +106,7 @@ export class SqliteStoryStore implements StoryStore {
 
   async has(articleId: string): Promise<boolean> {
     this.check();
-    if (this.held.has(articleId) || this.pending?.features.id === articleId) return true;
+    if (this.held.slotOf(articleId) !== undefined || this.pending?.features.id === articleId) return true;
     const found = this.statements.get("SELECT 1 FROM story_articles WHERE id = ?").get(articleId) !== undefined;
     this.absent = found ? undefined : articleId;
     return found;
@@ -136,29 +119,7 @@ export class SqliteStoryStore implements StoryStore {
     const first = dayOf(features.timeMs - windowMs);
     const last = dayOf(features.timeMs + windowMs);
     if (!this.hold(first, last)) return this.candidatesInSql(features, windowMs, minSharedWords, first, last);
-    const lookup = ++this.lookups;
-    const counted: Held[] = [];
-    for (let day = first; day <= last; day++) {
-      const held = this.days.get(day) as HeldDay;
-      held.used = lookup;
-      for (const word of features.titleWords) {
-        const articles = held.words.get(word);
-        if (articles === undefined) continue;
-        for (const article of articles) {
-          if (article.lookup !== lookup) {
-            article.lookup = lookup;
-            article.shared = 0;
-            counted.push(article);
-          }
-          article.shared++;
-        }
-      }
-    }
-    const found: StoryFeatures[] = [];
-    for (const article of counted)
-      if (article.shared >= minSharedWords && Math.abs(article.features.timeMs - features.timeMs) <= windowMs)
-        found.push(article.features);
-    return found;
+    return this.held.candidates(features, windowMs, minSharedWords, first, last);
   }
 
   private candidatesInSql(
@@ -197,65 +158,38 @@ export class SqliteStoryStore implements StoryStore {
     const missing: number[] = [];
     let needed = 0;
     for (let day = first; day <= last; day++) {
-      const held = this.days.get(day);
+      const held = this.held.day(day);
       if (held === undefined) missing.push(day);
-      else needed += held.articles.length;
+      else needed += held.slots.length;
     }
     if (missing.length === 0) return true;
     this.flush();
     const count = this.statements.get("SELECT count(*) FROM story_articles WHERE time_ms >= ? AND time_ms < ?").pluck();
     const loading = missing.reduce((sum, day) => sum + (count.get(day * DAY_MS, (day + 1) * DAY_MS) as number), 0);
     if (needed + loading > this.maxHeldArticles) return false;
-    let total = this.held.size + loading;
-    for (const [day, held] of [...this.days].sort((a, b) => a[1].used - b[1].used)) {
-      if (total <= this.maxHeldArticles) break;
-      if (day >= first && day <= last) continue;
-      this.evict(day, held);
-      total -= held.articles.length;
+    this.held.evictBeyond(this.maxHeldArticles - loading, first, last);
+    const rows = this.statements.get("SELECT story, features FROM story_articles WHERE time_ms >= ? AND time_ms < ?");
+    for (const day of missing) {
+      const held = this.held.addDay(day);
+      for (const row of rows.iterate(day * DAY_MS, (day + 1) * DAY_MS) as Iterable<{ story: string; features: string }>)
+        this.held.add(held, JSON.parse(row.features) as StoryFeatures, row.story);
     }
-    for (const day of missing) this.load(day);
     return true;
   }
 
-  private load(day: number): void {
-    const held: HeldDay = { articles: [], words: new Map(), used: 0 };
-    this.days.set(day, held);
-    const rows = this.statements
-      .get("SELECT story, features FROM story_articles WHERE time_ms >= ? AND time_ms < ?")
-      .iterate(day * DAY_MS, (day + 1) * DAY_MS) as Iterable<{ story: string; features: string }>;
-    for (const row of rows) this.index(held, JSON.parse(row.features) as StoryFeatures, row.story);
-  }
-
-  private index(day: HeldDay, features: StoryFeatures, story: string): Held {
-    const article: Held = { features, story, lookup: 0, shared: 0 };
-    this.held.set(features.id, article);
-    day.articles.push(article);
-    for (const word of features.titleWords) {
-      const articles = day.words.get(word);
-      if (articles === undefined) day.words.set(word, [article]);
-      else articles.push(article);
-    }
-    return article;
-  }
-
-  private evict(day: number, held: HeldDay): void {
-    this.days.delete(day);
-    for (const article of held.articles) this.held.delete(article.features.id);
-  }
-
   async add(features: StoryFeatures): Promise<void> {
-    this.check();
+    this.throwFailure();
     this.flush();
     const absent = this.absent === features.id;
     this.absent = undefined;
     // An article already recorded keeps its story.
     if (!absent && (await this.has(features.id))) return;
     const json = JSON.stringify(features);
-    const day = this.days.get(dayOf(features.timeMs));
+    const day = this.held.day(dayOf(features.timeMs));
     // Held as a copy of its own: the caller's strings may be slices of far larger ones (a whole GKG line) and would
     // keep them alive.
-    const held = day === undefined ? undefined : this.index(day, JSON.parse(json) as StoryFeatures, features.id);
-    this.pending = { features, json, story: features.id, alone: true, held };
+    const slot = day === undefined ? undefined : this.held.add(day, JSON.parse(json) as StoryFeatures, features.id);
+    this.pending = { features, json, story: features.id, alone: true, slot };
     this.scheduleCommit();
   }
 
@@ -276,9 +210,9 @@ export class SqliteStoryStore implements StoryStore {
   }
 
   async storyOf(articleId: string): Promise<string> {
-    this.check();
-    const held = this.held.get(articleId);
-    if (held !== undefined) return held.story;
+    this.throwFailure();
+    const slot = this.held.slotOf(articleId);
+    if (slot !== undefined) return this.held.story(slot);
     if (this.pending?.features.id === articleId) return this.pending.story;
     const story = this.statements.get("SELECT story FROM story_articles WHERE id = ?").pluck().get(articleId) as
       string | undefined;
@@ -287,7 +221,7 @@ export class SqliteStoryStore implements StoryStore {
   }
 
   async merge(storyA: string, storyB: string): Promise<{ story: string; moved: string[] }> {
-    this.check();
+    this.throwFailure();
     if (storyA === storyB) return { story: storyA, moved: [] };
     const [story, absorbed] = storyA < storyB ? [storyA, storyB] : [storyB, storyA];
     const pending = this.pending;
@@ -295,14 +229,14 @@ export class SqliteStoryStore implements StoryStore {
       // The article just added joins a story: it will be written in it.
       pending.story = story;
       pending.alone = false;
-      if (pending.held !== undefined) pending.held.story = story;
+      if (pending.slot !== undefined) this.held.setStory(pending.slot, story);
       return { story, moved: [pending.features.id] };
     }
     const moved = await this.members(absorbed);
     this.write(() => this.statements.get("UPDATE story_articles SET story = ? WHERE story = ?").run(story, absorbed));
     for (const id of moved) {
-      const held = this.held.get(id);
-      if (held !== undefined) held.story = story;
+      const slot = this.held.slotOf(id);
+      if (slot !== undefined) this.held.setStory(slot, story);
     }
     return { story, moved };
   }
@@ -325,13 +259,15 @@ export class SqliteStoryStore implements StoryStore {
    * next yields. A failure rolls the whole transaction back, so no article is left half written.
    */
   private write<T>(statements: () => T): T {
-    if (!this.db.inTransaction) this.db.exec("BEGIN");
+    if (!this.writing) {
+      this.db.exec("BEGIN");
+      this.writing = true;
+    }
     this.scheduleCommit();
     try {
       return statements();
     } catch (error) {
-      this.forget();
-      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+      this.rollback();
       throw error;
     }
   }
@@ -349,29 +285,42 @@ export class SqliteStoryStore implements StoryStore {
     if (!this.db.open) return;
     try {
       this.flush();
-      if (!this.db.inTransaction) return;
+      if (!this.writing) return;
       this.db.exec("COMMIT");
+      this.writing = false;
     } catch (error) {
       this.failure = error;
-      // Whatever was not committed is not in the file: what is held may be ahead of it.
-      this.forget();
-      if (this.db.inTransaction) this.db.exec("ROLLBACK");
+      try {
+        this.rollback();
+      } catch {
+        // The commit's failure is the one reported.
+      }
     }
   }
 
-  /** Reports a failed commit; drops what is held when another connection has committed since the last call. */
+  /** Drops the open transaction and what is held: it may be ahead of the file. */
+  private rollback(): void {
+    this.forget();
+    if (this.db.inTransaction) this.db.exec("ROLLBACK");
+    this.writing = false;
+  }
+
+  /** Reports a failed commit; drops what is held when another connection has committed since the last check. */
   private check(): void {
-    if (this.failure !== undefined) {
-      const failure = this.failure;
-      this.failure = undefined;
-      throw failure;
-    }
-    if (this.db.inTransaction) return;
+    this.throwFailure();
+    if (this.writing) return;
     const version = this.readDataVersion();
     if (version !== this.dataVersion) {
       this.dataVersion = version;
       this.forget();
     }
+  }
+
+  private throwFailure(): void {
+    if (this.failure === undefined) return;
+    const failure = this.failure;
+    this.failure = undefined;
+    throw failure;
   }
 
   private readDataVersion(): number {
@@ -380,11 +329,145 @@ export class SqliteStoryStore implements StoryStore {
 
   private forget(): void {
     this.held.clear();
-    this.days.clear();
-    if (this.pending !== undefined) this.pending.held = undefined;
+    if (this.pending !== undefined) this.pending.slot = undefined;
   }
 }
 
 function dayOf(timeMs: number): number {
   return Math.floor(timeMs / DAY_MS);
+}
+
+/** Every article of one held publication day: their slots, and the slots of each headline word. */
+interface HeldDay {
+  slots: number[];
+  words: Map<string, number[]>;
+  /** For eviction: the lookup that last read this day. */
+  used: number;
+}
+
+/**
+ * The held days' articles, each in a slot: its features and story, and in typed arrays what counting shared words
+ * reads (publication time, the lookup that last counted it and how many words that lookup shares with it).
+ */
+class HeldArticles {
+  private readonly days = new Map<number, HeldDay>();
+  private readonly slots = new Map<string, number>();
+  private features: (StoryFeatures | undefined)[] = [];
+  private stories: string[] = [];
+  private times = new Float64Array(1024);
+  private seen = new Uint32Array(1024);
+  private shared = new Uint16Array(1024);
+  private readonly free: number[] = [];
+  private lookups = 0;
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  day(day: number): HeldDay | undefined {
+    return this.days.get(day);
+  }
+
+  addDay(day: number): HeldDay {
+    const held: HeldDay = { slots: [], words: new Map(), used: this.lookups };
+    this.days.set(day, held);
+    return held;
+  }
+
+  slotOf(articleId: string): number | undefined {
+    return this.slots.get(articleId);
+  }
+
+  story(slot: number): string {
+    return this.stories[slot] as string;
+  }
+
+  setStory(slot: number, story: string): void {
+    this.stories[slot] = story;
+  }
+
+  add(day: HeldDay, features: StoryFeatures, story: string): number {
+    const slot = this.free.pop() ?? this.features.length;
+    if (slot >= this.times.length) this.grow();
+    this.features[slot] = features;
+    this.stories[slot] = story;
+    this.times[slot] = features.timeMs;
+    this.seen[slot] = 0;
+    this.slots.set(features.id, slot);
+    day.slots.push(slot);
+    for (const word of features.titleWords) {
+      const slots = day.words.get(word);
+      if (slots === undefined) day.words.set(word, [slot]);
+      else slots.push(slot);
+    }
+    return slot;
+  }
+
+  /** Held articles of days `first` to `last` within `windowMs` of `features` sharing `minShared` of its headline words. */
+  candidates(features: StoryFeatures, windowMs: number, minShared: number, first: number, last: number): StoryFeatures[] {
+    if (this.lookups === 0xffffffff) {
+      this.lookups = 0;
+      this.seen.fill(0);
+    }
+    const lookup = ++this.lookups;
+    const { seen, shared } = this;
+    const counted: number[] = [];
+    for (let d = first; d <= last; d++) {
+      const day = this.days.get(d) as HeldDay;
+      day.used = lookup;
+      for (const word of features.titleWords) {
+        const slots = day.words.get(word);
+        if (slots === undefined) continue;
+        for (const slot of slots) {
+          if (seen[slot] === lookup) shared[slot] = (shared[slot] as number) + 1;
+          else {
+            seen[slot] = lookup;
+            shared[slot] = 1;
+            counted.push(slot);
+          }
+        }
+      }
+    }
+    const found: StoryFeatures[] = [];
+    for (const slot of counted)
+      if ((shared[slot] as number) >= minShared && Math.abs((this.times[slot] as number) - features.timeMs) <= windowMs)
+        found.push(this.features[slot] as StoryFeatures);
+    return found;
+  }
+
+  /** Evicts the least recently read days other than `first` to `last` until at most `limit` articles are held. */
+  evictBeyond(limit: number, first: number, last: number): void {
+    if (this.size <= limit) return;
+    for (const [d, day] of [...this.days].sort((a, b) => a[1].used - b[1].used)) {
+      if (this.size <= limit) return;
+      if (d >= first && d <= last) continue;
+      this.days.delete(d);
+      for (const slot of day.slots) {
+        this.slots.delete((this.features[slot] as StoryFeatures).id);
+        this.features[slot] = undefined;
+        this.free.push(slot);
+      }
+    }
+  }
+
+  clear(): void {
+    this.days.clear();
+    this.slots.clear();
+    this.features = [];
+    this.stories = [];
+    this.free.length = 0;
+  }
+
+  private grow(): void {
+    const size = this.times.length * 2;
+    const times = new Float64Array(size);
+    times.set(this.times);
+    const seen = new Uint32Array(size);
+    seen.set(this.seen);
+    const shared = new Uint16Array(size);
+    shared.set(this.shared);
+    this.times = times;
+    this.seen = seen;
+    this.shared = shared;
+  }
 }
