@@ -3,14 +3,21 @@ import type { StoryFeatures } from "../domain/stories/story-features.js";
 // The clustering state: every clustered article's features, a word index to
 // find candidates, and which story each article belongs to (union-find).
 
+/** A clustered article found as a candidate, with the story it is in when found. */
+export interface StoryCandidate {
+  features: StoryFeatures;
+  story: string;
+}
+
 export interface StoryStore {
   has(articleId: string): Promise<boolean>;
   /**
    * Clustered articles published within `windowMs` of `features` whose headline
-   * shares at least `minSharedWords` of its words. Must be exhaustive: the
+   * shares at least `minSharedWords` of its words, each with its story (so
+   * testing them needs no call per candidate). Must be exhaustive: the
    * clusters' independence from arrival order depends on it.
    */
-  candidates(features: StoryFeatures, windowMs: number, minSharedWords: number): Promise<StoryFeatures[]>;
+  candidates(features: StoryFeatures, windowMs: number, minSharedWords: number): Promise<StoryCandidate[]>;
   /** Records an article as a story of its own. */
   add(features: StoryFeatures): Promise<void>;
   storyOf(articleId: string): Promise<string>;

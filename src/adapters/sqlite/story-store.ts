@@ -1,7 +1,7 @@
 import type Database from "better-sqlite3";
 import { CLUSTERING_VERSION } from "../../domain/stories/same-story.js";
 import type { StoryFeatures } from "../../domain/stories/story-features.js";
-import type { StoryStore } from "../../ports/story-store.js";
+import type { StoryCandidate, StoryStore } from "../../ports/story-store.js";
 import { openDatabase } from "./open-database.js";
 import { StatementCache } from "./statement-cache.js";
 
@@ -113,7 +113,7 @@ export class SqliteStoryStore implements StoryStore {
   }
 
   /** The features returned are shared with the store: read them, do not change them. */
-  async candidates(features: StoryFeatures, windowMs: number, minSharedWords: number): Promise<StoryFeatures[]> {
+  async candidates(features: StoryFeatures, windowMs: number, minSharedWords: number): Promise<StoryCandidate[]> {
     this.check();
     if (features.titleWords.length < minSharedWords) return [];
     const first = dayOf(features.timeMs - windowMs);
@@ -128,26 +128,25 @@ export class SqliteStoryStore implements StoryStore {
     minSharedWords: number,
     first: number,
     last: number,
-  ): StoryFeatures[] {
+  ): StoryCandidate[] {
     this.flush();
     const rows = this.statements
       .get(
-        `SELECT a.features FROM (
+        `SELECT a.features, a.story FROM (
            SELECT id FROM story_words
            WHERE day IN (SELECT value FROM json_each(@days)) AND word IN (SELECT value FROM json_each(@words))
            GROUP BY id HAVING count(*) >= @min
          ) c JOIN story_articles a ON a.id = c.id
          WHERE a.time_ms BETWEEN @from AND @to`,
       )
-      .pluck()
       .all({
         words: JSON.stringify(features.titleWords),
         days: JSON.stringify(Array.from({ length: last - first + 1 }, (_, i) => first + i)),
         min: minSharedWords,
         from: features.timeMs - windowMs,
         to: features.timeMs + windowMs,
-      }) as string[];
-    return rows.map((json) => JSON.parse(json) as StoryFeatures);
+      }) as Array<{ features: string; story: string }>;
+    return rows.map((row) => ({ features: JSON.parse(row.features) as StoryFeatures, story: row.story }));
   }
 
   /**
@@ -404,7 +403,7 @@ class HeldArticles {
   }
 
   /** Held articles of days `first` to `last` within `windowMs` of `features` sharing `minShared` of its headline words. */
-  candidates(features: StoryFeatures, windowMs: number, minShared: number, first: number, last: number): StoryFeatures[] {
+  candidates(features: StoryFeatures, windowMs: number, minShared: number, first: number, last: number): StoryCandidate[] {
     if (this.lookups === 0xffffffff) {
       this.lookups = 0;
       this.seen.fill(0);
@@ -428,10 +427,10 @@ class HeldArticles {
         }
       }
     }
-    const found: StoryFeatures[] = [];
+    const found: StoryCandidate[] = [];
     for (const slot of counted)
       if ((shared[slot] as number) >= minShared && Math.abs((this.times[slot] as number) - features.timeMs) <= windowMs)
-        found.push(this.features[slot] as StoryFeatures);
+        found.push({ features: this.features[slot] as StoryFeatures, story: this.stories[slot] as string });
     return found;
   }
 

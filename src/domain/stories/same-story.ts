@@ -16,7 +16,14 @@ export const MIN_SHARED_WORDS = 2;
 
 export function sameStory(a: StoryFeatures, b: StoryFeatures): boolean {
   if (Math.abs(a.timeMs - b.timeMs) > STORY_WINDOW_MS) return false;
-  const shared = intersectionSize(a.titleWords, b.titleWords);
+  // Shared headline words, and how many of them are words rather than numbers (numbers alone are too common).
+  let shared = 0;
+  let sharedWords = 0;
+  for (const w of a.titleWords)
+    if (b.titleWords.includes(w)) {
+      shared++;
+      if (!isNumber(w)) sharedWords++;
+    }
   if (shared < MIN_SHARED_WORDS) return false;
   const smaller = Math.min(a.titleWords.length, b.titleWords.length);
   const jaccard = shared / (a.titleWords.length + b.titleWords.length - shared);
@@ -26,13 +33,11 @@ export function sameStory(a: StoryFeatures, b: StoryFeatures): boolean {
   // templates, columns and tickers share words and names without being one story.
   if (a.source !== null && a.source === b.source) return false;
   const sharedNames = intersectionSize(a.entities, b.entities) + intersectionSize(a.places, b.places);
-  // Many of the same headline words (numbers alone are too common), and a name unless the overlap is large:
+  // Many of the same headline words, and a name unless the overlap is large:
   // "shooting at a party leaves 2 dead" is many events, "Baltimore" in both headlines is one.
-  const sharedWords = wordsOnly(a.titleWords).filter((w) => b.titleWords.includes(w));
-  if (sharedWords.length >= 4) {
+  if (sharedWords >= 4) {
     if (jaccard >= 0.4) return true;
-    const namedInHeadline = sharedWords.some((w) => a.nameWords.includes(w) || b.nameWords.includes(w));
-    if (jaccard >= 0.25 && (sharedNames >= 1 || namedInHeadline)) return true;
+    if (jaccard >= 0.25 && (sharedNames >= 1 || sharesNamedWord(a, b))) return true;
   }
   // A few headline words and the same cast: reactions and follow-ups to one event name its people.
   const names = a.entities.length + a.places.length + b.entities.length + b.places.length - sharedNames;
@@ -41,14 +46,27 @@ export function sameStory(a: StoryFeatures, b: StoryFeatures): boolean {
   return sharedPersons >= 3 && sharedPersons / (a.persons.length + b.persons.length - sharedPersons) >= 0.15;
 }
 
-function wordsOnly(words: readonly string[]): string[] {
-  return words.filter((w) => !/^\d+$/.test(w));
+/** A shared headline word (not a number) that is part of a name in either article. */
+function sharesNamedWord(a: StoryFeatures, b: StoryFeatures): boolean {
+  return a.titleWords.some(
+    (w) => !isNumber(w) && b.titleWords.includes(w) && (a.nameWords.includes(w) || b.nameWords.includes(w)),
+  );
 }
 
+function isNumber(word: string): boolean {
+  for (let i = 0; i < word.length; i++) {
+    const c = word.charCodeAt(i);
+    if (c < 48 || c > 57) return false;
+  }
+  return word.length > 0;
+}
+
+/**
+ * Counts by comparing every pair: the lists are short (a headline's words, an article's names), and most pairs
+ * tested are not one story, so allocating a Set per call cost more than the comparisons.
+ */
 function intersectionSize(a: readonly string[], b: readonly string[]): number {
-  if (a.length > b.length) return intersectionSize(b, a);
-  const other = new Set(b);
   let n = 0;
-  for (const x of a) if (other.has(x)) n++;
+  for (const x of a) if (b.includes(x)) n++;
   return n;
 }

@@ -53,13 +53,18 @@ export class StoryClusterer {
     await this.store.add(features);
     let story = features.id;
     const moved = new Set<string>();
+    // Stories absorbed by the merges below, and the story each went into: the candidates' stories as found are
+    // followed through them.
+    const mergedInto = new Map<string, string>();
     for (const candidate of candidates) {
+      let other = candidate.story;
+      for (let into = mergedInto.get(other); into !== undefined; into = mergedInto.get(other)) other = into;
       // A candidate already in the article's story could change nothing: most candidates are earlier copies of the
       // story the first one joined, so they are not tested.
-      const other = await this.store.storyOf(candidate.id);
       if (other === story) continue;
-      if (!sameStory(features, candidate)) continue;
+      if (!sameStory(features, candidate.features)) continue;
       const merged = await this.store.merge(story, other);
+      mergedInto.set(merged.story === story ? other : story, merged.story);
       story = merged.story;
       for (const id of merged.moved) moved.add(id);
     }
