@@ -35,16 +35,25 @@ export class StoryClusterer {
 
   constructor(private readonly store: StoryStore) {}
 
-  /** Clusters one article; returns the relabelling it causes (the article itself included when it joins a story). */
+  /**
+   * Clusters one article; returns the relabelling it causes (the article itself included when it joins a story).
+   * An article clustered before is given its story again: its index write may have been lost (a crash between the
+   * two), and the index keeps the story of an article it already has.
+   */
   async add(article: ArticleDetail): Promise<StoryChange | undefined> {
-    if (await this.store.has(article.id)) return undefined;
+    if (await this.store.has(article.id)) return this.clusteredBefore(article.id);
     return this.join(storyFeatures(article));
   }
 
   /** `add` of an article whose features are already derived. */
   async addFeatures(features: StoryFeatures): Promise<StoryChange | undefined> {
-    if (await this.store.has(features.id)) return undefined;
+    if (await this.store.has(features.id)) return this.clusteredBefore(features.id);
     return this.join(features);
+  }
+
+  private async clusteredBefore(articleId: string): Promise<StoryChange | undefined> {
+    const story = await this.store.storyOf(articleId);
+    return story === articleId ? undefined : { story_id: story, article_ids: [articleId] };
   }
 
   private async join(features: StoryFeatures): Promise<StoryChange | undefined> {
