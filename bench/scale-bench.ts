@@ -24,7 +24,7 @@ import { generateCorpus, type Corpus } from "./corpus/generate-corpus.js";
 import { startChild } from "./scale/child-server.js";
 import type { PassFigures, PassKind } from "./scale/ingest-pass.js";
 import { load, loadAverage, machine, timeCalls, timeHttp, type Latency, type Throughput } from "./scale/measure.js";
-import { engineQuery, pathOf, QUERY_MIX, type BenchQuery } from "./scale/query-mix.js";
+import { engineQuery, pathOf, QUERY_MIX, STORY_MIX, storyPathOf, type BenchQuery } from "./scale/query-mix.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -62,6 +62,9 @@ interface Row {
   api: Latency;
   loaded: Throughput;
 }
+
+/** A story listing: measured over HTTP only. */
+type StoryRow = Pick<Row, "query" | "path" | "total" | "api">;
 
 /** Runs one pass in its own process (a cold heap for each) into a fresh data dir. */
 async function ingestPass(kind: PassKind, corpusDir: string, dataDir: string): Promise<PassFigures> {
@@ -128,6 +131,7 @@ async function main(): Promise<void> {
   const headers = { "x-api-key": api.info.key };
   const engine = new SqliteIndexBackend(dataDir);
   const rows: Row[] = [];
+  const storyRows: StoryRow[] = [];
   try {
     const queries = await withCursorPage3(QUERY_MIX, origin, headers);
     for (const query of queries) {
@@ -141,6 +145,12 @@ async function main(): Promise<void> {
       const inServer = JSON.parse(await api.ask("stats")) as Latency;
       const loaded = await load(origin + path, headers, 10, SECONDS);
       rows.push({ query, path, total, engine: engineLatency, inServer, api: apiLatency, loaded });
+    }
+    for (const query of STORY_MIX) {
+      const path = storyPathOf(query);
+      console.error(`measuring ${query.name}: ${path}`);
+      const body = (await (await fetch(origin + path, { headers })).json()) as { total: number };
+      storyRows.push({ query, path, total: body.total, api: await timeHttp(origin, path, headers, SECONDS) });
     }
   } finally {
     await engine.close();
@@ -165,6 +175,7 @@ async function main(): Promise<void> {
     indexBytes,
     partitions: readdirSync(join(dataDir, "index")).filter((f) => /^articles-\d{6}\.db$/.test(f)).length,
     rows,
+    storyRows,
     helloLatency,
     helloLoaded,
     loadBefore,
@@ -207,6 +218,7 @@ function render(r: {
   indexBytes: number;
   partitions: number;
   rows: Row[];
+  storyRows: StoryRow[];
   helloLatency: Latency;
   helloLoaded: Throughput;
   loadBefore: string;
@@ -233,6 +245,14 @@ function render(r: {
     "|---|---|---:|---:|---:|---:|---:|---:|---:|",
     ...table,
     `| Fastify hello-world | \`/\` | | | | ${ms(r.helloLatency.p50)} / ${ms(r.helloLatency.p99)} | | ${Math.round(r.helloLoaded.requestsPerSecond)} | ${r.helloLoaded.p50} / ${r.helloLoaded.p99} |`,
+    "",
+    `Story listings (\`/stories\`, the same key and client; ${SECONDS} s per query), in ms:`,
+    "",
+    "| listing | path | stories | API p50 / p99 |",
+    "|---|---|---:|---:|",
+    ...r.storyRows.map(
+      (row) => `| ${row.query.name} | \`${row.path}\` | ${row.total} | ${ms(row.api.p50)} / ${ms(row.api.p99)} |`,
+    ),
     "",
     "## Targets",
     "",

@@ -25,6 +25,18 @@ export const QUERY_MIX: readonly BenchQuery[] = [
   { name: "deep offset 5,000", params: { offset: "5000" } },
 ];
 
+/** Story listings, measured over HTTP only (the archive plan: no window). */
+export const STORY_MIX: readonly BenchQuery[] = [
+  { name: "newest stories (default sort)", params: {} },
+  { name: "newest stories, page 10", params: { offset: "90" } },
+  { name: "stories for a query (relevance)", params: { q: "baltimore shooting" } },
+  { name: "largest stories", params: { sort: "count" } },
+];
+
+export function storyPathOf(query: BenchQuery): string {
+  return `/stories?${new URLSearchParams(query.params).toString()}`;
+}
+
 export function pathOf(query: BenchQuery): string {
   return `/search?${new URLSearchParams(query.params).toString()}`;
 }

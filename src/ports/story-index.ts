@@ -34,8 +34,13 @@ export interface StoryMatch {
 }
 
 export interface StoryMatches {
-  /** Every matching story, once, in no particular order. */
+  /**
+   * Every matching story, once, in no particular order; with the query's `newest`, at least the `newest` stories
+   * whose newest match is newest (an index may leave out the others).
+   */
   stories: StoryMatch[];
+  /** How many stories match. */
+  total: number;
   partitionsRead: string[];
   partitionsFailed: PartitionFailure[];
 }
@@ -52,8 +57,11 @@ export interface StorySizes {
   partitionsFailed: PartitionFailure[];
 }
 
-/** What a story listing matches on: the search's keywords, filters and window. */
-export type StoryQuery = Pick<ArticleQuery, "keywords" | "filters" | "budgetMs">;
+/**
+ * What a story listing matches on: the search's keywords, filters and window; and `newest` when only that many
+ * stories, those with the newest matches, are needed besides the total (a list in recency order).
+ */
+export type StoryQuery = Pick<ArticleQuery, "keywords" | "filters" | "budgetMs"> & { newest?: number };
 
 export interface StoryRelabel {
   story_id: string;

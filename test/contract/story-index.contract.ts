@@ -4,7 +4,7 @@ import { GkgArticleSource } from "../../src/adapters/gdelt/gkg-source.js";
 import type { ArticleDetail } from "../../src/domain/article.js";
 import { parseKeywordQuery, type KeywordQuery } from "../../src/domain/keyword-query.js";
 import type { IndexBackend } from "../../src/ports/index-backend.js";
-import type { StoryIndex } from "../../src/ports/story-index.js";
+import type { StoryIndex, StoryMatch } from "../../src/ports/story-index.js";
 import { SAMPLE_FILES } from "../support/test-server.js";
 
 // What every StoryIndex adapter must do, on real GKG records from two months.
@@ -46,7 +46,14 @@ export function describeStoryIndexContract(name: string, create: () => Promise<S
       for (const a of articles) a.story_id = a.id;
       local = recent.slice(10, 15);
       spanning = [...older.slice(0, 2), ...recent.slice(20, 22)];
-      for (const group of [local, spanning]) {
+      // Two articles of the newest time in one story: the one with the largest id of that time, and the smallest. Read
+      // newest first by article id, the story is met first, yet it ranks after every other story of that time.
+      const newestTime = recent.map((a) => a.published_at as string).reduce((x, y) => (y > x ? y : x));
+      const atNewest = recent
+        .filter((a) => a.published_at === newestTime && !local.includes(a) && !spanning.includes(a))
+        .sort((a, b) => (a.id < b.id ? -1 : 1));
+      const tied = [atNewest[0] as ArticleDetail, atNewest[atNewest.length - 1] as ArticleDetail];
+      for (const group of [local, spanning, tied]) {
         const id = group.map((a) => a.id).reduce((x, y) => (y < x ? y : x));
         for (const a of group) a.story_id = id;
       }
@@ -95,6 +102,22 @@ export function describeStoryIndexContract(name: string, create: () => Promise<S
       expect(stories.map((s) => s.story_id)).toContain(storyOf(spanning[0] as ArticleDetail));
     });
 
+    it("finds the stories with the newest matches and the total without reading the rest, ties included", async () => {
+      const byRecency = (a: StoryMatch, b: StoryMatch): number =>
+        a.newest !== b.newest ? (a.newest < b.newest ? 1 : -1) : a.story_id < b.story_id ? 1 : -1;
+      const from = (spanning[0] as ArticleDetail).published_at as string;
+      for (const filters of [{}, { from }, { source: (spanning[2] as ArticleDetail).source as string }]) {
+        const all = await fixture.index.matchStories({ filters });
+        const expected = [...all.stories].sort(byRecency);
+        expect(all.total).toBe(all.stories.length);
+        for (const newest of [1, 3, 40]) {
+          const found = await fixture.index.matchStories({ filters, newest });
+          expect(found.total).toBe(all.total);
+          expect([...found.stories].sort(byRecency).slice(0, newest)).toEqual(expected.slice(0, newest));
+        }
+      }
+    });
+
     it("sizes stories across monthly indexes, counting members from a bound", async () => {
       // A story asked for twice is counted once.
       const ids = [
@@ -131,6 +154,7 @@ export function describeStoryIndexContract(name: string, create: () => Promise<S
       expect(sizes.get(absorbed)?.count).toBe(0);
       const { stories } = await fixture.index.matchStories({ filters: {} });
       expect(stories.map((s) => s.story_id)).not.toContain(absorbed);
+      expect((await fixture.index.matchStories({ filters: {}, newest: 1 })).total).toBe(stories.length);
       const moved = await fixture.index.getArticle((local[1] as ArticleDetail).id);
       expect(moved.status === "found" && moved.article.story_id).toBe(into);
     });

@@ -420,21 +420,50 @@ export class ArticlePartition {
    * is read from each match's doc values, so no document is parsed.
    */
   storyMatches(search: PartitionSearch): Map<string, StoryMatchRow> {
+    return this.readStoryMatches(search, undefined);
+  }
+
+  /**
+   * The `n` stories whose newest member is newest, on a browse of the whole
+   * index, and the id of every story in it: the matches are read newest first
+   * and only until `n` stories are met, and the ids come from the story terms
+   * (those with members), so a month is not read article by article.
+   * Undefined when the search does not cover the whole index unfiltered.
+   */
+  newestStories(search: PartitionSearch, n: number): { newest: Map<string, StoryMatchRow>; all: string[] } | undefined {
+    if (search.match !== undefined || search.terms.length > 0 || search.from !== undefined || search.to !== undefined)
+      return undefined;
+    const all = this.statements
+      .get("SELECT coalesce(nullif(value, ''), key) FROM terms WHERE field = ? AND docs > 0")
+      .pluck()
+      .all(FILTER_FIELDS.story_id.code) as string[];
+    return { newest: this.readStoryMatches(search, n), all };
+  }
+
+  /** Stories of the matches, by story id; with `newestN`, read newest first and only until that many are met. */
+  private readStoryMatches(search: PartitionSearch, newestN: number | undefined): Map<string, StoryMatchRow> {
     const params: Params = {};
     const columns = search.match === undefined ? "a.terms, a.published_at" : `a.terms, a.published_at, -${BM25} AS score`;
     const code = FILTER_FIELDS.story_id.code;
     const byTerm = new Map<number, StoryMatchRow>();
+    const order = newestN === undefined ? "" : " ORDER BY a.published_at DESC, a.id DESC";
     // Streamed as arrays: a browse over a whole month reads every article once.
     const rows = this.statements
-      .get(this.matchSet(search, params, columns))
+      .get(this.matchSet(search, params, columns) + order)
       .raw()
       .iterate(params) as Iterable<[Buffer, string, number?]>;
+    // With `newestN`: the published_at at which the n-th story was met. Stories tied with it are read too, so the
+    // caller's tie-break (by story id) chooses among all of them.
+    let boundary: string | undefined;
     for (const [terms, published_at, score] of rows) {
+      // Leaving the loop ends the statement's iteration.
+      if (boundary !== undefined && published_at < boundary) break;
       const term = storyTermOf(asUint32(terms), code);
       if (term === undefined) continue;
       const seen = byTerm.get(term);
       if (seen === undefined) {
         byTerm.set(term, score === undefined ? { newest: published_at } : { newest: published_at, score });
+        if (byTerm.size === newestN) boundary = published_at;
         continue;
       }
       if (published_at > seen.newest) seen.newest = published_at;

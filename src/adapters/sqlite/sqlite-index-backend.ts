@@ -22,7 +22,7 @@ import type {
   StorySizes,
 } from "../../ports/story-index.js";
 import { monthOf, toStamp } from "../../shared/timestamps.js";
-import { ArticlePartition, type PartitionHit, type StoryMemberRow } from "./article-partition.js";
+import { ArticlePartition, type PartitionHit, type StoryMatchRow, type StoryMemberRow } from "./article-partition.js";
 import { cursorPage, type Candidate } from "./cursor-page.js";
 import { mergeSorted } from "./merge-sorted.js";
 import { toFtsMatch } from "./fts-match.js";
@@ -307,17 +307,34 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     const started = performance.now();
     const match = query.keywords ? toFtsMatch(query.keywords) : undefined;
     const stories = new Map<string, StoryMatch>();
-    const { read, failed } = this.eachPartition(query, match, started, (_month, partition, search) => {
-      for (const [story_id, found] of partition.storyMatches(search)) {
-        const seen = stories.get(story_id);
-        if (seen === undefined) stories.set(story_id, { story_id, ...found });
-        else {
-          if (found.newest > seen.newest) seen.newest = found.newest;
-          if (found.score !== undefined && (seen.score === undefined || found.score > seen.score)) seen.score = found.score;
-        }
+    // Stories matched outside those kept: a browse of a whole monthly index keeps only its newest (see newestStories).
+    const others = new Set<string>();
+    const keep = (story_id: string, found: StoryMatchRow): void => {
+      const seen = stories.get(story_id);
+      if (seen === undefined) stories.set(story_id, { story_id, ...found });
+      else {
+        if (found.newest > seen.newest) seen.newest = found.newest;
+        if (found.score !== undefined && (seen.score === undefined || found.score > seen.score)) seen.score = found.score;
       }
+    };
+    const { read, failed } = this.eachPartition(query, match, started, (_month, partition, search) => {
+      // A story among a monthly index's n newest is found whole: every story of the n newest overall is among the n
+      // newest of the index holding its newest match.
+      const browsed = query.newest === undefined ? undefined : partition.newestStories(search, query.newest);
+      if (browsed === undefined) {
+        for (const [story_id, found] of partition.storyMatches(search)) keep(story_id, found);
+        return;
+      }
+      for (const [story_id, found] of browsed.newest) keep(story_id, found);
+      for (const story_id of browsed.all) others.add(story_id);
     });
-    return { stories: [...stories.values()], partitionsRead: read, partitionsFailed: failed };
+    for (const story_id of stories.keys()) others.delete(story_id);
+    return {
+      stories: [...stories.values()],
+      total: stories.size + others.size,
+      partitionsRead: read,
+      partitionsFailed: failed,
+    };
   }
 
   async storySizes(storyIds: readonly string[], from: string | undefined): Promise<StorySizes> {

@@ -3,7 +3,7 @@ import type { KeywordQuery } from "../../domain/keyword-query.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
 import type { PartitionFailure } from "../../ports/index-backend.js";
-import type { StoryIndex, StoryMatch, StorySize } from "../../ports/story-index.js";
+import type { StoryIndex, StoryMatch, StoryQuery, StorySize } from "../../ports/story-index.js";
 import type { Coverage } from "../../schemas/responses.js";
 import { completeness } from "../search/coverage.js";
 import { applyPlanWindow } from "../search/plan-window.js";
@@ -67,13 +67,16 @@ export async function listStories(
 ): Promise<StoriesResponse> {
   const window = applyPlanWindow(plan, request.filters.from, request.filters.to, nowMs);
   const reach = applyPlanWindow(plan, undefined, undefined, nowMs).from;
-  const query = { filters: { ...request.filters, from: window.from, to: window.to }, budgetMs };
-  const matches = await index.matchStories(request.keywords ? { ...query, keywords: request.keywords } : query);
+  const order = orderOf(request);
+  const query: StoryQuery = { filters: { ...request.filters, from: window.from, to: window.to }, budgetMs };
+  if (request.keywords) query.keywords = request.keywords;
+  // In recency order only the page and the stories before it are needed, besides the total.
+  if (order === "recency") query.newest = request.offset + request.limit;
+  const matches = await index.matchStories(query);
   assertSomethingRead(matches);
   const read = [...matches.partitionsRead];
   const failed: PartitionFailure[] = [...matches.partitionsFailed];
 
-  const order = orderOf(request);
   let ranked = matches.stories;
   if (order === "count" || order === "outlets") {
     // Sorting by size needs every matching story's size, not only the page's.
@@ -109,11 +112,11 @@ export async function listStories(
   const { partial, coverage } = completeness(failed, read);
   return {
     stories,
-    total: ranked.length,
+    total: matches.total,
     total_relation: "exact",
     offset: request.offset,
     limit: request.limit,
-    has_more: request.offset + page.length < ranked.length,
+    has_more: request.offset + page.length < matches.total,
     history_days: window.history_days,
     from_clamped: window.from_clamped,
     partial,
