@@ -2,11 +2,15 @@ import type { FastifyInstance } from "fastify";
 import type { Config } from "./config/config.js";
 import type { Container } from "./container.js";
 import { buildApp } from "./http/app.js";
+import { closeApp } from "./http/close-app.js";
 import { OPERATIONS } from "./operations/registry.js";
 import type { Logger } from "./shared/logger.js";
 
 /** Folder of the public docs, relative to this module in both src/ and dist/. */
 export const DOCS_DIR = new URL("../docs/", import.meta.url).pathname;
+
+/** How long a shutdown waits for open connections before cutting them. */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 /** Builds the HTTP app on a container and starts listening; closes everything on SIGINT/SIGTERM. */
 export async function serve(container: Container, config: Config, logger: Logger): Promise<FastifyInstance> {
@@ -20,8 +24,7 @@ export async function serve(container: Container, config: Config, logger: Logger
   await app.listen({ host: config.host, port: config.port });
   const shutdown = (signal: string): void => {
     logger.info({ signal }, "shutting down");
-    void app
-      .close()
+    void closeApp(app, SHUTDOWN_GRACE_MS)
       .then(() => container.close())
       .finally(() => process.exit(0));
   };

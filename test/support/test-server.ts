@@ -7,6 +7,7 @@ import { loadConfig, type ConfigOverrides } from "../../src/config/config.js";
 import { createContainer, type Container } from "../../src/container.js";
 import type { PlanId } from "../../src/domain/plans.js";
 import { buildApp } from "../../src/http/app.js";
+import { closeApp } from "../../src/http/close-app.js";
 import { DOCS_DIR } from "../../src/main.js";
 import type { Operation } from "../../src/operations/operation.js";
 import { OPERATIONS } from "../../src/operations/registry.js";
@@ -83,7 +84,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       return fetch(url + path, { headers: useKey === null ? headers : { "x-api-key": useKey, ...headers } });
     },
     async close() {
-      await app.close();
+      await closeApp(app, 1_000);
       await container.close();
       rmSync(dataDir, { recursive: true, force: true });
     },
