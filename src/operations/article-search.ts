@@ -1,4 +1,4 @@
-import type { SearchExtras } from "../domain/pricing.js";
+import type { RankingMode, SearchExtras } from "../domain/pricing.js";
 import type { Caller } from "../services/accounts/account-service.js";
 import { searchArticles } from "../services/search/search-articles.js";
 import type { ArticleSearchRequest } from "../services/search/search-request.js";
@@ -15,6 +15,11 @@ export function searchPriceInputs(request: ArticleSearchRequest): SearchExtras &
     candidateFilter: false,
     percentilePass: false,
   };
+}
+
+/** The ranking a keyword search is priced at; without `q` the call is a newest-first browse. */
+export function pricedMode(request: ArticleSearchRequest, mode: RankingMode | undefined): RankingMode | "recent" {
+  return request.keywords ? (mode ?? "keyword") : "recent";
 }
 
 export function runArticleSearch(request: ArticleSearchRequest, caller: Caller, deps: OperationDeps): PlannedCall["execute"] {

@@ -4,7 +4,7 @@ import { Params, SHARED_FILTERS } from "../schemas/params.js";
 import { StoriesResponseSchema } from "../schemas/responses.js";
 import { toSearchRequest } from "../services/search/search-request.js";
 import { listStories } from "../services/stories/list-stories.js";
-import { searchPriceInputs } from "./article-search.js";
+import { pricedMode, searchPriceInputs } from "./article-search.js";
 import { defineOperation } from "./operation.js";
 
 const { Optional } = Type;
@@ -32,7 +32,7 @@ export const listStoriesOperation = defineOperation({
     return {
       price: priceOf({
         operation: "stories",
-        mode: request.keywords ? (params.mode ?? "keyword") : "recent",
+        mode: pricedMode(request, params.mode),
         ...searchPriceInputs(request),
       }),
       execute: () =>

@@ -3,7 +3,7 @@ import { priceOf } from "../domain/pricing.js";
 import { LIST_PARAMS, Params, SHARED_FILTERS } from "../schemas/params.js";
 import { SearchResponseSchema } from "../schemas/responses.js";
 import { toSearchRequest } from "../services/search/search-request.js";
-import { runArticleSearch, searchPriceInputs } from "./article-search.js";
+import { pricedMode, runArticleSearch, searchPriceInputs } from "./article-search.js";
 import { defineOperation } from "./operation.js";
 
 export const searchOperation = defineOperation({
@@ -27,7 +27,7 @@ export const searchOperation = defineOperation({
     return {
       price: priceOf({
         operation: "search",
-        mode: request.keywords ? (params.mode ?? "keyword") : "recent",
+        mode: pricedMode(request, params.mode),
         ...searchPriceInputs(request),
       }),
       execute: runArticleSearch(request, caller, deps),

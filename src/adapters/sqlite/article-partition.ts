@@ -6,6 +6,7 @@ import { asUint32, FacetCounter } from "./facet-counter.js";
 import {
   and,
   conditions,
+  matchesWholeIndex,
   whereClause,
   type Keyset,
   type Params,
@@ -338,8 +339,7 @@ export class ArticlePartition {
     codes: readonly number[],
     depth: number,
   ): { total: number; facets: Map<number, PartitionFacet> } {
-    const windowed = search.from !== undefined || search.to !== undefined;
-    if (search.match === undefined && search.terms.length === 0 && !windowed) {
+    if (matchesWholeIndex(search)) {
       // Every article matches: each term's article count is the answer.
       return { total: search.articles, facets: new Map(codes.map((code) => [code, this.wholeIndexFacet(code, depth)])) };
     }
@@ -431,8 +431,7 @@ export class ArticlePartition {
    * Undefined when the search does not cover the whole index unfiltered.
    */
   newestStories(search: PartitionSearch, n: number): { newest: Map<string, StoryMatchRow>; all: string[] } | undefined {
-    if (search.match !== undefined || search.terms.length > 0 || search.from !== undefined || search.to !== undefined)
-      return undefined;
+    if (!matchesWholeIndex(search)) return undefined;
     const all = this.statements
       .get("SELECT coalesce(nullif(value, ''), key) FROM terms WHERE field = ? AND docs > 0")
       .pluck()

@@ -50,8 +50,7 @@ export class FacetCounter {
   }
 }
 
-/** A view of the blob's ids; copies only when the buffer is not 4-byte aligned. */
-/** A `terms` blob as term ids, without a copy when it is aligned. */
+/** A `terms` blob as term ids: a view of it, copied only when the buffer is not 4-byte aligned. */
 export function asUint32(blob: Uint8Array): Uint32Array {
   if (blob.byteOffset % 4 === 0) return new Uint32Array(blob.buffer, blob.byteOffset, blob.byteLength >>> 2);
   return new Uint32Array(blob.slice().buffer);

@@ -28,6 +28,11 @@ export interface PartitionSearch {
   to?: string;
 }
 
+/** Every article of the index matches: no keywords, no filter, no window cutting into it. */
+export function matchesWholeIndex(search: PartitionSearch): boolean {
+  return search.match === undefined && search.terms.length === 0 && search.from === undefined && search.to === undefined;
+}
+
 /** Where a browse resumes: strictly after (published_at, id), or strictly before a timestamp. */
 export type Keyset = { published_at: string; id: string } | { before: string };
 

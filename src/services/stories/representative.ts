@@ -6,15 +6,22 @@ import type { StoryMember } from "../../ports/story-index.js";
 
 /** The member whose headline most members share (ties: the earliest), so the story reads as most outlets told it. */
 export function representativeOf(members: readonly StoryMember[]): StoryMember {
+  // Each headline normalised once: a story can have thousands of members.
+  const keys = new Map<StoryMember, string>();
   const counts = new Map<string, number>();
-  const keyOf = (m: StoryMember): string => headlineWords(m.title ?? "", m.source).join(" ");
-  for (const m of members) if (m.title) counts.set(keyOf(m), (counts.get(keyOf(m)) ?? 0) + 1);
+  for (const m of members) {
+    if (!m.title) continue;
+    const key = headlineWords(m.title, m.source).join(" ");
+    keys.set(m, key);
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
   let best: StoryMember | undefined;
   let bestCount = 0;
   for (const m of [...members].sort((a, b) =>
     a.published_at < b.published_at ? -1 : a.published_at > b.published_at ? 1 : a.id < b.id ? -1 : 1,
   )) {
-    const count = m.title ? (counts.get(keyOf(m)) ?? 0) : 0;
+    const key = keys.get(m);
+    const count = key === undefined ? 0 : (counts.get(key) ?? 0);
     if (count > bestCount) {
       best = m;
       bestCount = count;
