@@ -3,10 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
-import { PublisherCountryLookup } from "../../src/adapters/gdelt/publisher-country.js";
-import { GkgArticleSource } from "../../src/adapters/gdelt/gkg-source.js";
 import { SqliteIndexBackend } from "../../src/adapters/sqlite/sqlite-index-backend.js";
 import type { ArticleDetail } from "../../src/domain/article.js";
+import { readArticles } from "../support/gkg-fixtures.js";
 import { SAMPLE_FILES } from "../support/test-server.js";
 import { describeIndexBackendContract } from "./index-backend.contract.js";
 import { describeStoryIndexContract } from "./story-index.contract.js";
@@ -46,9 +45,7 @@ describe("sqlite index: a monthly index built with an earlier layout", () => {
       expect(before.partitionsFailed).toEqual([
         expect.objectContaining({ partition: "201601", kind: "unreadable", reason: expect.stringContaining("schema 1") }),
       ]);
-      const source = new GkgArticleSource(await PublisherCountryLookup.load());
-      const articles: ArticleDetail[] = [];
-      for await (const record of source.read(SAMPLE_FILES.batch2016)) if (record.ok) articles.push(record.article);
+      const articles = await readArticles([SAMPLE_FILES.batch2016]);
       expect((await backend.write(articles)).inserted).toBe(articles.length);
       expect(existsSync(`${old}.schema1`)).toBe(true);
       const after = await backend.search({ filters: {}, offset: 0, limit: 1 });
@@ -66,11 +63,7 @@ describe("sqlite index: stories (ports/story-index.ts)", () => {
       const dir = mkdtempSync(join(tmpdir(), "newsindex-index-"));
       const backend = new SqliteIndexBackend(dir, { writerThread });
       try {
-        const source = new GkgArticleSource(await PublisherCountryLookup.load());
-        const articles: ArticleDetail[] = [];
-        for (const file of [SAMPLE_FILES.batch2023, SAMPLE_FILES.batch2016]) {
-          for await (const record of source.read(file)) if (record.ok) articles.push(record.article);
-        }
+        const articles = await readArticles([SAMPLE_FILES.batch2023, SAMPLE_FILES.batch2016]);
         await backend.write(articles);
         // A story's id is its earliest member's: lead with a 2016 article, join later ones.
         const lead = articles[articles.length - 2] as ArticleDetail;

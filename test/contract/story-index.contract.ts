@@ -1,10 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PublisherCountryLookup } from "../../src/adapters/gdelt/publisher-country.js";
-import { GkgArticleSource } from "../../src/adapters/gdelt/gkg-source.js";
 import type { ArticleDetail } from "../../src/domain/article.js";
-import { parseKeywordQuery, type KeywordQuery } from "../../src/domain/keyword-query.js";
 import type { IndexBackend } from "../../src/ports/index-backend.js";
 import type { StoryIndex, StoryMatch } from "../../src/ports/story-index.js";
+import { readArticles, words } from "../support/gkg-fixtures.js";
 import { SAMPLE_FILES } from "../support/test-server.js";
 
 // What every StoryIndex adapter must do, on real GKG records from two months.
@@ -13,19 +11,6 @@ import { SAMPLE_FILES } from "../support/test-server.js";
 export interface StoryIndexFixture {
   index: IndexBackend & StoryIndex;
   dispose(): Promise<void>;
-}
-
-async function readArticles(files: string[]): Promise<ArticleDetail[]> {
-  const source = new GkgArticleSource(await PublisherCountryLookup.load());
-  const articles: ArticleDetail[] = [];
-  for (const file of files) for await (const record of source.read(file)) if (record.ok) articles.push(record.article);
-  return articles;
-}
-
-function words(q: string): KeywordQuery {
-  const parsed = parseKeywordQuery(q);
-  if (!parsed) throw new Error(`no words in ${q}`);
-  return parsed;
 }
 
 export function describeStoryIndexContract(name: string, create: () => Promise<StoryIndexFixture>): void {

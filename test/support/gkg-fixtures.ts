@@ -1,6 +1,10 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
+import { GkgArticleSource } from "../../src/adapters/gdelt/gkg-source.js";
+import { PublisherCountryLookup } from "../../src/adapters/gdelt/publisher-country.js";
+import type { ArticleDetail } from "../../src/domain/article.js";
+import { parseKeywordQuery, type KeywordQuery } from "../../src/domain/keyword-query.js";
 import { SAMPLE_FILES } from "./test-server.js";
 
 // Test data made from real GKG records: rows of a bundled raw GKG 2.1 file,
@@ -66,4 +70,19 @@ export function writeGkgFile(dir: string, name: string, rows: readonly string[][
   const path = join(dir, name);
   writeFileSync(path, rows.map((fields) => fields.join("\t")).join("\n") + "\n");
   return path;
+}
+
+/** The articles of bundled GKG files, parsed by the real source (bad lines skipped). */
+export async function readArticles(files: readonly string[]): Promise<ArticleDetail[]> {
+  const source = new GkgArticleSource(await PublisherCountryLookup.load());
+  const articles: ArticleDetail[] = [];
+  for (const file of files) for await (const record of source.read(file)) if (record.ok) articles.push(record.article);
+  return articles;
+}
+
+/** A keyword query, as the API parses `q`. */
+export function words(q: string): KeywordQuery {
+  const parsed = parseKeywordQuery(q);
+  if (!parsed) throw new Error(`no words in ${q}`);
+  return parsed;
 }
