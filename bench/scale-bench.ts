@@ -5,26 +5,37 @@
 //   engine  IndexBackend.search in-process (SQLite and the merge: the engine's own cost)
 //   API     over HTTP, one keep-alive client, one request at a time (same query)
 //   load    autocannon, 10 connections (throughput, and latency under load)
-// with Fastify hello-world on the same machine as the floor. Writes bench/RESULTS.md.
+// with Fastify hello-world on the same machine as the floor, and a mixed-load
+// row (browsing while other connections run heavy queries). Then, where a JDK
+// >= 21 is installed, the side by side with a real OpenSearch node on a smaller
+// generated corpus (bench/opensearch/). Each part rewrites its own section of
+// bench/RESULTS.md.
 //
 //   npm run bench [-- --articles 1000000 --months 6 --seconds 5 --reuse --ingest-rounds 1]
+//   npm run bench -- --side-by-side only --side-articles 95000 [--opensearch-up PATH --java-home PATH]
 //
+// --side-by-side auto (default) runs the side by side when a JDK >= 21 and the recipe
+// (shared/opensearch/opensearch-up.sh beside the repository) are found; on requires them;
+// off skips it; only runs nothing else.
 // --reuse keeps an index already ingested from the same corpus by an earlier run, and the
 // figures of both ingest passes. --ingest-rounds N runs the two passes N times, alternating,
 // and keeps each one's fastest: on a shared machine the fastest pass is the least disturbed.
 // Not part of `npm test`. Data lives under bench/.data/ (gitignored).
 
-import { execFile } from "node:child_process";
-import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { promisify } from "node:util";
 import { parseArgs } from "node:util";
 import { SqliteIndexBackend } from "../src/adapters/sqlite/sqlite-index-backend.js";
 import { generateCorpus, type Corpus } from "./corpus/generate-corpus.js";
+import { renderSideBySide, sideBySide, sideBySideUnavailable, type SideBySideOptions } from "./opensearch/side-by-side.js";
 import { startChild } from "./scale/child-server.js";
+import { bytesUnder, monthlyIndexes } from "./scale/disk-usage.js";
 import type { PassFigures, PassKind } from "./scale/ingest-pass.js";
 import { load, loadAverage, machine, timeCalls, timeHttp, type Latency, type Throughput } from "./scale/measure.js";
-import { engineQuery, pathOf, QUERY_MIX, STORY_MIX, storyPathOf, type BenchQuery } from "./scale/query-mix.js";
+import { mixedLoad, type MixedLoad } from "./scale/mixed-load.js";
+import { engineQuery, MIXED_LOAD, pathOf, QUERY_MIX, STORY_MIX, storyPathOf, type BenchQuery } from "./scale/query-mix.js";
+import { writeSection } from "./scale/results-file.js";
+import { ingestPass } from "./scale/run-ingest.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -33,6 +44,12 @@ const { values: args } = parseArgs({
     seconds: { type: "string", default: "5" },
     reuse: { type: "boolean", default: false },
     "ingest-rounds": { type: "string", default: "1" },
+    "side-by-side": { type: "string", default: "auto" },
+    "side-articles": { type: "string", default: "95000" },
+    "opensearch-up": { type: "string" },
+    "java-home": { type: "string" },
+    "opensearch-port": { type: "string", default: "19280" },
+    "opensearch-heap": { type: "string", default: "1g" },
     out: { type: "string", default: new URL("./RESULTS.md", import.meta.url).pathname },
   },
 });
@@ -41,6 +58,8 @@ const MONTHS = Number(args.months);
 const SECONDS = Number(args.seconds);
 const INGEST_ROUNDS = Math.max(1, Number(args["ingest-rounds"]));
 const DATA = new URL("./.data/", import.meta.url).pathname;
+const SIDE_BY_SIDE = args["side-by-side"] as string;
+if (!["auto", "on", "off", "only"].includes(SIDE_BY_SIDE)) throw new Error("--side-by-side is auto, on, off or only");
 
 /** Both ingest passes over the same corpus. */
 interface IngestFigures {
@@ -65,18 +84,6 @@ interface Row {
 
 /** A story listing: measured over HTTP only. */
 type StoryRow = Pick<Row, "query" | "path" | "total" | "api">;
-
-/** Runs one pass in its own process (a cold heap for each) into a fresh data dir. */
-async function ingestPass(kind: PassKind, corpusDir: string, dataDir: string): Promise<PassFigures> {
-  console.error(`ingesting ${kind === "clustered" ? "with" : "without"} story clustering into ${dataDir} ...`);
-  const script = new URL("./scale/ingest-pass.ts", import.meta.url).pathname;
-  const { stdout } = await promisify(execFile)(process.execPath, ["--import", "tsx", script, kind, corpusDir, dataDir], {
-    maxBuffer: 1 << 20,
-  });
-  const figures = JSON.parse(stdout.trim().split("\n").at(-1) ?? "") as PassFigures;
-  console.error(`  ${figures.perSecond} records/s, ${figures.cpuMicrosPerRecord} µs CPU per record`);
-  return figures;
-}
 
 /**
  * Ingests the corpus with clustering into `dataDir` (kept: the queries run on it) and without it into a
@@ -106,17 +113,37 @@ async function ingest(corpus: Corpus, corpusDir: string, dataDir: string): Promi
   return figures;
 }
 
-function bytesUnder(dir: string): number {
-  let total = 0;
-  for (const name of readdirSync(dir)) {
-    const path = join(dir, name);
-    const stat = statSync(path);
-    total += stat.isDirectory() ? bytesUnder(path) : stat.size;
+async function main(): Promise<void> {
+  const loadBeforeBench = loadAverage();
+  if (SIDE_BY_SIDE !== "only") await scaleBench();
+  if (SIDE_BY_SIDE === "off") return;
+  const options: SideBySideOptions = {
+    repoRoot: new URL("..", import.meta.url).pathname,
+    dataRoot: DATA,
+    articles: Number(args["side-articles"]),
+    months: MONTHS,
+    seconds: SECONDS,
+    reuse: args.reuse === true,
+    port: Number(args["opensearch-port"]),
+    heap: args["opensearch-heap"] as string,
+    ...(args["opensearch-up"] ? { script: args["opensearch-up"] } : {}),
+    ...(args["java-home"] ? { javaHome: args["java-home"] } : {}),
+    ...(SIDE_BY_SIDE === "only" ? {} : { loadBeforeBench }),
+  };
+  const unavailable = sideBySideUnavailable(options);
+  if (unavailable) {
+    if (SIDE_BY_SIDE === "auto") return console.error(`side by side with OpenSearch skipped: ${unavailable}`);
+    throw new Error(`side by side with OpenSearch: ${unavailable}`);
   }
-  return total;
+  const command = `npm run bench -- --side-by-side only --side-articles ${options.articles}${MONTHS === 6 ? "" : ` --months ${MONTHS}`} --seconds ${SECONDS}${options.heap === "1g" ? "" : ` --opensearch-heap ${options.heap}`}`;
+  const measured = await sideBySide(options);
+  writeFileSync(join(DATA, `side-by-side-${options.articles}.json`), JSON.stringify(measured, null, 2));
+  const section = renderSideBySide(measured, options, command);
+  writeSection(args.out as string, "side-by-side", section);
+  console.log(section);
 }
 
-async function main(): Promise<void> {
+async function scaleBench(): Promise<void> {
   const loadBefore = loadAverage();
   const corpusDir = join(DATA, `corpus-${ARTICLES}`);
   console.error(`generating ${ARTICLES} articles into ${corpusDir} (reused when already there) ...`);
@@ -132,6 +159,7 @@ async function main(): Promise<void> {
   const engine = new SqliteIndexBackend(dataDir);
   const rows: Row[] = [];
   const storyRows: StoryRow[] = [];
+  let mixed: MixedLoad;
   try {
     const queries = await withCursorPage3(QUERY_MIX, origin, headers);
     for (const query of queries) {
@@ -152,6 +180,10 @@ async function main(): Promise<void> {
       const body = (await (await fetch(origin + path, { headers })).json()) as { total: number };
       storyRows.push({ query, path, total: body.total, api: await timeHttp(origin, path, headers, SECONDS) });
     }
+    console.error(
+      `measuring mixed load: ${MIXED_LOAD.browseConnections} connections browse, ${MIXED_LOAD.heavyConnections} run ${MIXED_LOAD.heavy.join(", ")}`,
+    );
+    mixed = await mixedLoad(origin, headers, MIXED_LOAD, SECONDS);
   } finally {
     await engine.close();
     await api.stop();
@@ -173,24 +205,22 @@ async function main(): Promise<void> {
     corpusFiles: corpus.files.length,
     corpusBytes,
     indexBytes,
-    partitions: readdirSync(join(dataDir, "index")).filter((f) => /^articles-\d{6}\.db$/.test(f)).length,
+    partitions: monthlyIndexes(dataDir),
     rows,
     storyRows,
+    mixed,
     helloLatency,
     helloLoaded,
     loadBefore,
     loadAfter: loadAverage(),
   });
-  writeFileSync(join(DATA, `results-${ARTICLES}.json`), JSON.stringify({ ingested, rows, helloLatency, helloLoaded }, null, 2));
-  // A hand-written analysis below the marker survives a re-run.
-  const out = args.out as string;
-  const previous = existsSync(out) ? readFileSync(out, "utf8") : "";
-  const kept = previous.includes(ANALYSIS_MARKER) ? previous.slice(previous.indexOf(ANALYSIS_MARKER)) : `${ANALYSIS_MARKER}\n`;
-  writeFileSync(out, `${report}\n${kept}`);
+  writeFileSync(
+    join(DATA, `results-${ARTICLES}.json`),
+    JSON.stringify({ ingested, rows, storyRows, mixed, helloLatency, helloLoaded }, null, 2),
+  );
+  writeSection(args.out as string, "scale", report);
   console.log(report);
 }
-
-const ANALYSIS_MARKER = "<!-- analysis: kept by npm run bench -->";
 
 /** The mix with `cursor=<page 3>` replaced by the real next_cursor of page 2. */
 async function withCursorPage3(
@@ -219,6 +249,7 @@ function render(r: {
   partitions: number;
   rows: Row[];
   storyRows: StoryRow[];
+  mixed: MixedLoad;
   helloLatency: Latency;
   helloLoaded: Throughput;
   loadBefore: string;
@@ -254,6 +285,8 @@ function render(r: {
       (row) => `| ${row.query.name} | \`${row.path}\` | ${row.total} | ${ms(row.api.p50)} / ${ms(row.api.p99)} |`,
     ),
     "",
+    ...mixedLines(r.mixed),
+    "",
     "## Targets",
     "",
     "| target | measured | |",
@@ -283,7 +316,27 @@ function ingestLines(r: IngestFigures): string[] {
   return lines.flatMap((line) => [line, ""]).slice(0, -1);
 }
 
-function targets(r: { ingested: IngestFigures; rows: Row[] }): string[] {
+function mixedLines(m: MixedLoad): string[] {
+  const { plan } = m;
+  const failures = (f: Record<string, number>): string =>
+    Object.keys(f).length === 0
+      ? "none"
+      : Object.entries(f)
+          .map(([status, n]) => `${n} x ${status}`)
+          .join(", ");
+  const row = (label: string, b: MixedLoad["idle"]): string =>
+    `| ${label} | ${ms(b.latency.p50)} / ${ms(b.latency.p99)} | ${b.latency.samples} | ${Math.round(b.perSecond)} | ${failures(b.failures)} |`;
+  return [
+    `Mixed load: ${plan.browseConnections} keep-alive connections browse (\`${plan.browse}\`, each one request at a time, timed in ms) for ${m.seconds} s (longer until 20 have answered), first alone, then while ${plan.heavyConnections} more connections run heavy queries in turn (${plan.heavy.map((p) => `\`${p}\``).join(", ")}; ${m.heavyPerSecond.toFixed(1)} answered per second, failures: ${failures(m.heavyFailures)}).`,
+    "",
+    "| browse | p50 / p99 | browses timed | browses/s | failures |",
+    "|---|---:|---:|---:|---|",
+    row(`idle (${plan.browseConnections} connections)`, m.idle),
+    row(`under load (+${plan.heavyConnections} heavy connections)`, m.loaded),
+  ];
+}
+
+function targets(r: { ingested: IngestFigures; rows: Row[]; storyRows: StoryRow[]; mixed: MixedLoad }): string[] {
   const row = (t: BenchQuery["target"]): Row | undefined => r.rows.find((x) => x.query.target === t);
   const verdict = (value: number, limit: number, unit: string): string =>
     value <= limit
@@ -300,6 +353,19 @@ function targets(r: { ingested: IngestFigures; rows: Row[] }): string[] {
     lines.push(`| /search with 3 facets p50 <= 30 ms | ${ms(facets.api.p50)} ms | ${verdict(facets.api.p50, 30, "ms")} |`);
   const cursor = row("cursor");
   if (cursor) lines.push(`| cursor page p50 <= 10 ms | ${ms(cursor.api.p50)} ms | ${verdict(cursor.api.p50, 10, "ms")} |`);
+  const bySize = r.storyRows.find((x) => x.query.params.sort === "count");
+  if (bySize)
+    lines.push(`| \`/stories?sort=count\` p50 <= 250 ms | ${ms(bySize.api.p50)} ms | ${verdict(bySize.api.p50, 250, "ms")} |`);
+  const browseP99 = r.mixed.loaded.latency.p99;
+  lines.push(
+    `| browse p99 under mixed load <= 25 ms (idle: ${ms(r.mixed.idle.latency.p99)} ms) | ${ms(browseP99)} ms | ${r.mixed.loaded.latency.samples === 0 ? "missed: no browse answered" : verdict(browseP99, 25, "ms")} |`,
+  );
+  if (keyword) {
+    const perSecond = keyword.loaded.requestsPerSecond;
+    lines.push(
+      `| keyword searches/s at 10 connections >= 100 | ${Math.round(perSecond)} /s | ${perSecond >= 100 ? "met" : `missed by ${(100 / perSecond).toFixed(1)}x`} |`,
+    );
+  }
   for (const x of r.rows) {
     const ratio = x.api.p50 / x.engine.p50;
     lines.push(

@@ -1,10 +1,11 @@
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { GkgArticleSource } from "./adapters/gdelt/gkg-source.js";
 import { PublisherCountryLookup } from "./adapters/gdelt/publisher-country.js";
 import { PostgresControlStore } from "./adapters/postgres/control-store.js";
 import { SqliteControlStore } from "./adapters/sqlite/control-store.js";
 import { SqliteIndexBackend } from "./adapters/sqlite/sqlite-index-backend.js";
+import { SqliteClusteringThread } from "./adapters/sqlite/cluster-thread.js";
 import { SqliteStoryStore } from "./adapters/sqlite/story-store.js";
 import type { Config } from "./config/config.js";
 import type { OperationDeps } from "./operations/operation.js";
@@ -14,6 +15,7 @@ import { CreditService } from "./services/accounts/credit-service.js";
 import { IngestService } from "./services/ingest/ingest-service.js";
 import { StoryClusterer } from "./services/stories/story-clusterer.js";
 import { systemClock, type Clock } from "./shared/clock.js";
+import { toStamp } from "./shared/timestamps.js";
 
 // The composition root: the one place that picks adapters. Everything else
 // sees ports.
@@ -22,6 +24,12 @@ import { systemClock, type Clock } from "./shared/clock.js";
 export interface Container extends OperationDeps {
   /** Built on first use: the publisher-country lookup takes a moment to load and only ingest needs it. */
   ingestService(): Promise<IngestService>;
+  /**
+   * Moves the story clustering state aside (to `stories.db.set-aside-<stamp>`) before an ingest starts over, when
+   * no monthly index holds a readable article: its clusters are of articles no index serves, perhaps clustered by
+   * another version, which would refuse the ingest. Returns where it went, if there was one.
+   */
+  setAsideStories(): string | undefined;
   close(): Promise<void>;
 }
 
@@ -37,6 +45,7 @@ export function createContainer(config: Config, clock: Clock = systemClock): Con
   const accounts = new AccountService(control, clock);
   const credits = new CreditService(control, clock);
   let ingest: Promise<IngestService> | undefined;
+  const storiesPath = join(config.dataDir, "stories.db");
   return {
     index,
     stories: index,
@@ -45,13 +54,23 @@ export function createContainer(config: Config, clock: Clock = systemClock): Con
     clock,
     ingestService() {
       ingest ??= PublisherCountryLookup.load().then((lookup) => {
-        storyStore = new SqliteStoryStore(join(config.dataDir, "stories.db"));
+        storyStore = new SqliteStoryStore(storiesPath);
         return new IngestService(new GkgArticleSource(lookup), index, config.ingestBatchSize, clock, {
-          clusterer: new StoryClusterer(storyStore),
+          // Batches after the first are clustered on a thread of their own, over the same stories.db.
+          clusterer: new StoryClusterer(storyStore, () => new SqliteClusteringThread(storiesPath)),
           index,
         });
       });
       return ingest;
+    },
+    setAsideStories() {
+      if (ingest !== undefined) throw new Error("the story clustering state is in use by an ingest");
+      if (!existsSync(storiesPath)) return undefined;
+      const aside = `${storiesPath}.set-aside-${toStamp(clock.now())}`;
+      for (const suffix of ["", "-wal", "-shm"]) {
+        if (existsSync(storiesPath + suffix)) renameSync(storiesPath + suffix, aside + suffix);
+      }
+      return aside;
     },
     async close() {
       await index.close();

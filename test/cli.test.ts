@@ -1,17 +1,16 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
+import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { CLI, freePort, ROOT } from "./support/cli-process.js";
 import { SAMPLE_FILES } from "./support/test-server.js";
 
 // The command-line contract, run as a user runs it: a real process.
 
-const ROOT = new URL("../", import.meta.url).pathname;
-const CLI = ["--import", "tsx", join(ROOT, "src/cli/main.ts")];
 /** Each run starts Node and compiles the CLI with tsx, about 2.5 s on a 2-core machine; some tests run it a dozen times. */
 const CLI_RUNS_TIMEOUT_MS = 120_000;
 const SUMMARY = /^ingested (\d+) records \((\d+) new, (\d+) unchanged\), skipped (\d+), [\d.]+ s, \d+ records\/s$/m;
@@ -36,7 +35,7 @@ function cli(args: string[], env: Record<string, string> = {}): { status: number
 }
 
 describe("newsindex ingest", () => {
-  it("skips a malformed line, reports its number, and is idempotent on a second run", () => {
+  it("skips a malformed line, reports its number, and is idempotent on a second run", { timeout: CLI_RUNS_TIMEOUT_MS }, () => {
     const lines = gunzipSync(readFileSync(SAMPLE_FILES.batch2016)).toString("utf8").split("\n");
     lines.splice(3, 0, "this line\tis not a GKG record");
     const file = join(dir, "20160101020000.gkg.csv");
@@ -60,7 +59,7 @@ describe("newsindex ingest", () => {
     expect(SUMMARY.exec(run.stdout)?.[2]).toBe("10");
   });
 
-  it("refuses bad usage with exit 2", () => {
+  it("refuses bad usage with exit 2", { timeout: CLI_RUNS_TIMEOUT_MS }, () => {
     expect(cli(["ingest"]).status).toBe(2);
     expect(cli(["frobnicate"]).status).toBe(2);
     expect(cli(["serve", "--port", "http"]).status).toBe(2);
@@ -146,18 +145,20 @@ describe("newsindex start", () => {
     expect(second.printedKey).toBe(false);
     expect(second.total).toBe(1360);
   }, 60_000);
-});
 
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
+  it("starts over a data dir whose story clusters another clustering version wrote, with no readable index", async () => {
+    const dataDir = join(dir, "start-old-stories");
+    mkdirSync(dataDir);
+    const old = new Database(join(dataDir, "stories.db"));
+    old.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID");
+    old.prepare("INSERT INTO meta VALUES ('clustering_version', 'stories-v2')").run();
+    old.close();
+
+    const started = await startAndQuery(dataDir);
+    expect(started.total).toBe(1360);
+    expect(readdirSync(dataDir).filter((f) => f.startsWith("stories.db.set-aside-"))).toHaveLength(1);
+  }, 60_000);
+});
 
 /** Runs `newsindex start`, waits for it to serve, searches with the printed (or given) key, then stops it. */
 async function startAndQuery(dataDir: string, knownKey?: string): Promise<{ key: string; total: number; printedKey: boolean }> {

@@ -57,13 +57,19 @@ export interface Throughput {
   p99: number;
 }
 
+/** autocannon on one URL; with `jsonBody`, every request is a POST of it (an OpenSearch `_search`). */
 export async function load(
   url: string,
   headers: Record<string, string>,
   connections: number,
   seconds: number,
+  jsonBody?: string,
 ): Promise<Throughput> {
-  const result = await autocannon({ url, connections, duration: seconds, headers });
+  const request =
+    jsonBody === undefined
+      ? { headers }
+      : { headers: { ...headers, "content-type": "application/json" }, method: "POST" as const, body: jsonBody };
+  const result = await autocannon({ url, connections, duration: seconds, ...request });
   if (result.non2xx > 0 || result.errors > 0) throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   return { requestsPerSecond: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
 }
@@ -77,4 +83,31 @@ export function loadAverage(): string {
   return loadavg()
     .map((l) => l.toFixed(2))
     .join(" / ");
+}
+
+/**
+ * Times two calls taking turns (a, b, a, b, ...) for about `seconds` after a warm-up of about a second, so both
+ * see the same machine at the same moments; each one's latency in ms.
+ */
+export async function timeAlternating(
+  a: () => Promise<unknown>,
+  b: () => Promise<unknown>,
+  seconds: number,
+): Promise<[Latency, Latency]> {
+  const warm = performance.now() + 1000;
+  while (performance.now() < warm) {
+    await a();
+    await b();
+  }
+  const samples: [number[], number[]] = [[], []];
+  const end = performance.now() + seconds * 1000;
+  while (performance.now() < end) {
+    let t = performance.now();
+    await a();
+    samples[0].push(performance.now() - t);
+    t = performance.now();
+    await b();
+    samples[1].push(performance.now() - t);
+  }
+  return [summarise(samples[0]), summarise(samples[1])];
 }

@@ -55,3 +55,21 @@ export function engineQuery(params: Record<string, string>): ArticleQuery {
   }
   return query;
 }
+
+const byName = (mix: readonly BenchQuery[], name: string): BenchQuery => {
+  const query = mix.find((q) => q.name === name);
+  if (!query) throw new Error(`no query named ${name}`);
+  return query;
+};
+
+/** The mixed-load row: 2 connections browse while 8 run the heaviest queries of the mixes, in turn. */
+export const MIXED_LOAD = {
+  browse: pathOf(byName(QUERY_MIX, "browse")),
+  heavy: [
+    pathOf(byName(QUERY_MIX, "search with 3 facets")),
+    storyPathOf(byName(STORY_MIX, "largest stories")),
+    pathOf(byName(QUERY_MIX, "keyword, broad")),
+  ],
+  browseConnections: 2,
+  heavyConnections: 8,
+} as const;

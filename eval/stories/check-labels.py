@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Validate labels-20230702153000.json against the GKG file and print the counts used in LABELLING.md.
+"""Validate a labels-<batch>.json (default labels-20230702153000.json) against the GKG file and print the counts used in LABELLING.md.
 
   python3 eval/stories/check-labels.py [labels.json]
 
@@ -9,20 +9,30 @@ Pair semantics for scoring:
                    of the same group - checked here - so no positive pair is ever excluded);
   negative pair  = every other pair of the 951 records (singletons are their own story).
 """
-import collections, gzip, html, itertools, json, os, re, sys, importlib.util
+import collections, csv, gzip, html, itertools, json, os, re, sys, importlib.util
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("ext", os.path.join(HERE, "extract-titles.py"))
 ext = importlib.util.module_from_spec(spec); spec.loader.exec_module(ext)
 
+def rows(path):
+    """The 27 fields of each record: raw GKG TSV, or a BigQuery CSV export (header line, RFC 4180 quoting)."""
+    with gzip.open(path, "rt", encoding="utf-8", newline="") as f:
+        first = f.readline()
+        f.seek(0)
+        if first.startswith("GKGRECORDID,"):
+            csv.field_size_limit(1 << 30)
+            yield from itertools.islice(csv.reader(f), 1, None)
+        else:
+            for line in f:
+                yield line.rstrip("\n").split("\t")
+
 def load_titles(path):
     recs = {}
-    with gzip.open(path, "rt", encoding="utf-8", newline="\n") as f:
-        for line in f:
-            c = line.rstrip("\n").split("\t")
-            m = re.search(r"<PAGE_TITLE>(.*?)</PAGE_TITLE>", c[26], re.S)
-            t = ext.decode(m.group(1)) if m else ""
-            recs[c[0]] = (c[3], c[4], t, ext.normalise(t))
+    for c in rows(path):
+        m = re.search(r"<PAGE_TITLE>(.*?)</PAGE_TITLE>", c[26], re.S)
+        t = ext.decode(m.group(1)) if m else ""
+        recs[c[0]] = (c[3], c[4], t, ext.normalise(t))
     return recs
 
 def pair_sets(lab):

@@ -1,9 +1,11 @@
 // Story clustering quality: pairwise precision, recall and F1 of the clusters
-// against the labelled set (eval/stories/labels-20230702153000.json; how it was
-// labelled: eval/stories/LABELLING.md).
-//   npm run eval:stories
-// Clusters the real batch through the real pipeline (GKG parser, clusterer,
+// against each labelled set (how they were labelled: eval/stories/LABELLING.md
+// and LABELLING-second.md).
+//   npm run eval:stories [-- --verbose] [-- --labels eval/stories/labels-<batch>.json]
+// Clusters each real file through the real pipeline (GKG parser, clusterer,
 // SQLite story store) in file order and in shuffled orders, which must agree.
+// A set of several files sums their pairs: pairs across files are never
+// labelled together, and are too far apart in time to be clustered together.
 
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -20,16 +22,37 @@ interface Labels {
   uncertain: Array<{ ids: string[]; note: string }>;
 }
 
-const ROOT = new URL("../../", import.meta.url).pathname;
-const labelsArg = process.argv.indexOf("--labels");
-const labelsPath =
-  labelsArg > 0 ? (process.argv[labelsArg + 1] as string) : new URL("./labels-20230702153000.json", import.meta.url).pathname;
-const labels = JSON.parse(readFileSync(labelsPath, "utf8")) as Labels;
+interface Counts {
+  tp: number;
+  fp: number;
+  fn: number;
+  positives: number;
+  /** Uncertain pairs (left out of the figures) clustered together, and how many there are. */
+  uncertainMerged: number;
+  uncertain: number;
+}
 
-async function readArticles(): Promise<ArticleDetail[]> {
+const ROOT = new URL("../../", import.meta.url).pathname;
+const HERE = new URL("./", import.meta.url).pathname;
+const VERBOSE = process.argv.includes("--verbose");
+
+const SETS: Array<{ name: string; labels: string[] }> = [
+  { name: "2023-07-02 15:30 (the rules were tuned on it)", labels: ["labels-20230702153000.json"] },
+  {
+    name: "second set (never tuned on)",
+    labels: [
+      "labels-20160101020000.json",
+      "labels-20200222.json",
+      "labels-20150218-20200318.json",
+      "labels-20150218-20200318-translingual.json",
+    ],
+  },
+];
+
+async function readArticles(file: string): Promise<ArticleDetail[]> {
   const source = await GkgArticleSource.create();
   const articles: ArticleDetail[] = [];
-  for await (const record of source.read(join(ROOT, labels.file))) if (record.ok) articles.push(record.article);
+  for await (const record of source.read(join(ROOT, file))) if (record.ok) articles.push(record.article);
   return articles;
 }
 
@@ -61,70 +84,98 @@ function pairKey(a: string, b: string): string {
   return a < b ? `${a} ${b}` : `${b} ${a}`;
 }
 
-function main(storyOf: Map<string, string>, articles: readonly ArticleDetail[]): void {
+function score(labels: Labels, storyOf: Map<string, string>, articles: readonly ArticleDetail[]): Counts {
   const labelOf = new Map<string, number>();
   labels.groups.forEach((g, i) => g.ids.forEach((id) => labelOf.set(id, i)));
   const excluded = new Set<string>();
   for (const u of labels.uncertain) for (const a of u.ids) for (const b of u.ids) if (a !== b) excluded.add(pairKey(a, b));
 
-  let tp = 0;
-  let fp = 0;
-  let fn = 0;
+  const counts: Counts = { tp: 0, fp: 0, fn: 0, positives: 0, uncertainMerged: 0, uncertain: 0 };
   const falsePairs: string[] = [];
   const missedPairs: string[] = [];
   const ids = articles.map((a) => a.id);
-  const titles = new Map(articles.map((a) => [a.id, `${a.source}: ${a.title ?? ""}`]));
+  const titles = new Map(articles.map((a) => [a.id, `${a.id} ${a.source}: ${a.title ?? a.url ?? ""}`]));
   for (let i = 0; i < ids.length; i++) {
     for (let j = i + 1; j < ids.length; j++) {
       const a = ids[i] as string;
       const b = ids[j] as string;
-      if (excluded.has(pairKey(a, b))) continue;
+      if (excluded.has(pairKey(a, b))) {
+        counts.uncertain++;
+        if (storyOf.get(a) === storyOf.get(b)) counts.uncertainMerged++;
+        continue;
+      }
       const truth = labelOf.has(a) && labelOf.get(a) === labelOf.get(b);
       const predicted = storyOf.get(a) === storyOf.get(b);
-      if (truth && predicted) tp++;
+      if (truth) counts.positives++;
+      if (truth && predicted) counts.tp++;
       else if (predicted) {
-        fp++;
+        counts.fp++;
         falsePairs.push(`  ${titles.get(a)}\n  ${titles.get(b)}`);
       } else if (truth) {
-        fn++;
+        counts.fn++;
         missedPairs.push(`  ${titles.get(a)}\n  ${titles.get(b)}`);
       }
     }
   }
-  const precision = tp / (tp + fp || 1);
-  const recall = tp / (tp + fn || 1);
-  const f1 = (2 * precision * recall) / (precision + recall || 1);
-  const stories = new Set(storyOf.values()).size;
-  console.log(`clustering ${CLUSTERING_VERSION} on ${labels.file}: ${articles.length} articles, ${stories} stories`);
-  console.log(
-    `labelled: ${labels.groups.length} groups, ${tp + fn} positive pairs; ${labels.uncertain.length} uncertain entries excluded`,
-  );
-  console.log(
-    `pairwise precision ${precision.toFixed(3)}, recall ${recall.toFixed(3)}, F1 ${f1.toFixed(3)} (tp ${tp}, fp ${fp}, fn ${fn})`,
-  );
-  if (process.argv.includes("--verbose")) {
-    console.log("\nlabelled groups split across stories:");
+  if (VERBOSE) {
     for (const group of labels.groups) {
       const sizes = new Map<string | undefined, number>();
       for (const id of group.ids) sizes.set(storyOf.get(id), (sizes.get(storyOf.get(id)) ?? 0) + 1);
       const together = [...sizes.values()].reduce((sum, n) => sum + (n * (n - 1)) / 2, 0);
       const lost = (group.ids.length * (group.ids.length - 1)) / 2 - together;
       if (sizes.size > 1)
-        console.log(`  ${group.ids.length} articles in ${sizes.size} stories (${lost} pairs missed): ${group.label}`);
+        console.log(`    split: ${group.ids.length} articles in ${sizes.size} stories (${lost} pairs missed): ${group.label}`);
     }
-    console.log(`\nmerged but labelled apart (${falsePairs.length}):\n${falsePairs.slice(0, 40).join("\n\n")}`);
-    console.log(`\nlabelled together but apart (${missedPairs.length}):\n${missedPairs.slice(0, 60).join("\n\n")}`);
+    console.log(`    merged but labelled apart (${falsePairs.length}):\n${falsePairs.slice(0, 40).join("\n\n")}`);
+    console.log(`    labelled together but apart (${missedPairs.length}):\n${missedPairs.slice(0, 60).join("\n\n")}`);
   }
+  return counts;
 }
 
-const articles = await readArticles();
-const inOrder = await cluster(articles);
-for (const seed of [7, 42]) {
-  const other = await cluster(shuffled(articles, seed));
-  const differing = articles.filter((a) => inOrder.get(a.id) !== other.get(a.id)).length;
-  console.log(
-    `order independence, shuffle seed ${seed}: ${differing === 0 ? "same clusters and ids" : `${differing} articles differ`}`,
+function figures(c: Counts): string {
+  // With no pair merged (or none labelled together) a ratio has nothing to measure: said so, not printed as 1 or 0.
+  const precision = c.tp + c.fp === 0 ? undefined : c.tp / (c.tp + c.fp);
+  const recall = c.positives === 0 ? undefined : c.tp / c.positives;
+  const f1 = precision === undefined || recall === undefined ? undefined : (2 * precision * recall) / (precision + recall || 1);
+  const show = (x: number | undefined): string => (x === undefined ? "n/a" : x.toFixed(3));
+  return (
+    `precision ${show(precision)}, recall ${show(recall)}, F1 ${show(f1)} (tp ${c.tp}, fp ${c.fp}, fn ${c.fn}; ` +
+    `uncertain pairs together ${c.uncertainMerged} of ${c.uncertain})`
   );
-  if (differing > 0) process.exitCode = 1;
 }
-main(inOrder, articles);
+
+/** Clusters one labelled file (in order and shuffled) and scores it. */
+async function evaluate(labelsPath: string): Promise<Counts> {
+  const labels = JSON.parse(readFileSync(labelsPath, "utf8")) as Labels;
+  const articles = await readArticles(labels.file);
+  const inOrder = await cluster(articles);
+  const orderNotes: string[] = [];
+  for (const seed of [7, 42]) {
+    const other = await cluster(shuffled(articles, seed));
+    const differing = articles.filter((a) => inOrder.get(a.id) !== other.get(a.id)).length;
+    if (differing > 0) {
+      orderNotes.push(`shuffle seed ${seed}: ${differing} articles differ`);
+      process.exitCode = 1;
+    }
+  }
+  const stories = new Set(inOrder.values()).size;
+  console.log(`  ${labels.file}: ${articles.length} articles, ${stories} stories; ${labels.groups.length} labelled groups`);
+  const counts = score(labels, inOrder, articles);
+  console.log(
+    `    ${figures(counts)}; order independence: ${orderNotes.length === 0 ? "same clusters and ids" : orderNotes.join(", ")}`,
+  );
+  return counts;
+}
+
+const labelsArg = process.argv.indexOf("--labels");
+const sets = labelsArg > 0 ? [{ name: "one file", labels: [process.argv[labelsArg + 1] as string] }] : SETS;
+console.log(`clustering ${CLUSTERING_VERSION}`);
+for (const set of sets) {
+  console.log(`\n${set.name}:`);
+  const total: Counts = { tp: 0, fp: 0, fn: 0, positives: 0, uncertainMerged: 0, uncertain: 0 };
+  for (const file of set.labels) {
+    const c = await evaluate(labelsArg > 0 ? file : join(HERE, file));
+    for (const key of Object.keys(total) as Array<keyof Counts>) total[key] += c[key];
+  }
+  console.log(`  ${set.name}: pairwise ${figures(total)}`);
+}

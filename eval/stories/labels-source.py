@@ -311,36 +311,43 @@ def expand(blocks):
 def full(n):
     return f"{BATCH}-{n}"
 
-def main():
-    here = os.path.dirname(os.path.abspath(__file__))
+def build(groups, uncertain, full):
+    """Validates hand-written groups and uncertain relations and returns them as JSON-ready lists, ids made `full`.
+    Also used by labels-second-source.py."""
     seen = {}
-    groups = []
-    for label, kind, ids, note in GROUPS:
+    out_groups = []
+    for label, kind, ids, note in groups:
         assert kind in ("syndicated", "same-event"), label
         assert len(ids) >= 2, label
         for i in ids:
             assert i not in seen, f"{i} in '{label}' and '{seen[i]}'"
             seen[i] = label
-        groups.append({"label": label, "kind": kind, "ids": [full(i) for i in ids], "note": note})
-    group_of = {i: k for k, (_, _, ids, _) in enumerate(GROUPS) for i in ids}
-    uncertain = []
-    for blocks, note in UNCERTAIN:
+        out_groups.append({"label": label, "kind": kind, "ids": [full(i) for i in ids], "note": note})
+    group_of = {i: k for k, (_, _, ids, _) in enumerate(groups) for i in ids}
+    out_uncertain = []
+    for blocks, note in uncertain:
         for kind, ids in blocks:  # G-blocks must be exactly a labelled group; L ids must be ungrouped
             if kind == "G":
-                assert sorted(ids) == sorted(GROUPS[group_of[ids[0]]][2]), (ids, note)
+                assert sorted(ids) == sorted(groups[group_of[ids[0]]][2]), (ids, note)
             else:
                 assert not any(i in group_of for i in ids), (ids, note)
         for ids in expand(blocks):
             assert len(ids) == len(set(ids)) >= 2, note
             gs = [group_of[i] for i in ids if i in group_of]
             assert len(gs) == len(set(gs)), ("two ids of one group in an uncertain entry", ids)
-            uncertain.append({"ids": [full(i) for i in ids], "note": note})
+            out_uncertain.append({"ids": [full(i) for i in ids], "note": note})
+    return out_groups, out_uncertain
+
+def main():
+    here = os.path.dirname(os.path.abspath(__file__))
+    groups, uncertain = build(GROUPS, UNCERTAIN, full)
     out = {"file": f"data/gkg/{BATCH}.gkg.csv.gz", "records": 951, "groups": groups, "uncertain": uncertain}
     path = os.path.join(here, f"labels-{BATCH}.json")
     with open(path, "w", encoding="utf-8") as f:
         json.dump(out, f, ensure_ascii=False, indent=1)
         f.write("\n")
-    print(f"wrote {path}: {len(groups)} groups, {len(seen)} records in groups, {len(uncertain)} uncertain entries")
+    seen = sum(len(g["ids"]) for g in groups)
+    print(f"wrote {path}: {len(groups)} groups, {seen} records in groups, {len(uncertain)} uncertain entries")
 
 if __name__ == "__main__":
     main()

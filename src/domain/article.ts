@@ -128,9 +128,11 @@ export function toArticle(detail: ArticleDetail): Article {
 }
 
 /** The compact article (view=compact, story listings): the compact fields, with `score` only when ranked. */
-export function toCompactArticle(article: Article, score?: number): Record<string, unknown> {
+export type CompactArticle = Pick<Article, Exclude<(typeof COMPACT_ARTICLE_FIELDS)[number], "score">> & { score?: number };
+
+export function toCompactArticle(article: Article, score?: number): CompactArticle {
   const out: Record<string, unknown> = {};
   for (const field of COMPACT_ARTICLE_FIELDS) if (field !== "score") out[field] = article[field];
   if (score !== undefined) out.score = score;
-  return out;
+  return out as unknown as CompactArticle;
 }

@@ -6,7 +6,7 @@ import { PLAN_IDS, PLANS } from "../domain/plans.js";
 import type { AccountService } from "../services/accounts/account-service.js";
 import type { CreditService } from "../services/accounts/credit-service.js";
 import { ApiError } from "../shared/api-error.js";
-import { sendApiError } from "./error-reply.js";
+import { sendApiError } from "../transport/error-reply.js";
 
 // The operator API, for the console: tenants, plans, suspension and keys.
 // Guarded by the operator token (NEWSINDEX_ADMIN_TOKEN) as a Bearer token;

@@ -11,14 +11,18 @@ import type { Operation, OperationDeps } from "../operations/operation.js";
 import { runOperation } from "../operations/run-operation.js";
 import { ApiError } from "../shared/api-error.js";
 import type { Logger } from "../shared/logger.js";
-import { presentedKey } from "./api-key.js";
-import { sendApiError, sendUnexpectedError } from "./error-reply.js";
+import { presentedKey } from "../transport/api-key.js";
+import { sendApiError, sendUnexpectedError } from "../transport/error-reply.js";
 import { registerAdminRoutes } from "./admin-routes.js";
 import { buildOpenApi } from "./openapi.js";
+import { redactedUrl } from "./request-log.js";
 import { registerMcp } from "../mcp/register-mcp.js";
+import { malformedPath, MAX_HEAD_BYTES, replyClientError, replyRefused, unknownRoute } from "./refusals.js";
 
 // The REST door. Routes are generated from the operations registry and served
 // both unprefixed and under /v1 (the version prefix; see /docs/changelog.md).
+// Also the server root: it mounts the MCP door on the same server, the one
+// import of mcp/ that http/ has (.dependency-cruiser.cjs).
 
 export interface AppOptions {
   operations: readonly Operation[];
@@ -38,12 +42,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     loggerInstance: logger as FastifyBaseLogger,
     // One line per request, written by the onResponse hook below, instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
-    routerOptions: { ignoreTrailingSlash: true },
+    // Long ids are refused by their parameter's maxLength with a spec body, not by the router (default 100).
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_HEAD_BYTES },
+    frameworkErrors: (_error, request, reply) => replyRefused(request, reply, malformedPath(request), deps),
+    clientErrorHandler: replyClientError,
   });
 
   app.addHook("onResponse", async (request, reply) => {
     request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
+      {
+        method: request.method,
+        url: redactedUrl(request.url, options.adminToken ? [options.adminToken] : []),
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime),
+      },
       "request",
     );
   });
@@ -54,7 +66,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       app.get(prefix + path, async (_request, reply) => reply.type(file.type).send(file.body));
     }
     for (const operation of operations) {
-      app.get(prefix + fastifyPath(operation.path), (request, reply) => handle(operation, request, reply, deps));
+      app.route({
+        method: operation.method,
+        url: prefix + fastifyPath(operation.path),
+        handler: (request, reply) => handle(operation, request, reply, deps),
+      });
     }
   }
 
@@ -62,19 +78,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   if (options.adminToken) registerAdminRoutes(app, { token: options.adminToken, accounts: deps.accounts, credits: deps.credits });
 
-  app.setNotFoundHandler(async (request, reply) => {
-    // Every path that is not public answers 401 without a valid key, even one that does not exist.
-    try {
-      await deps.accounts.authenticate(presentedKey(request.headers));
-    } catch (error) {
-      if (error instanceof ApiError) return sendApiError(reply, error);
-      throw error;
-    }
-    return sendApiError(
-      reply,
-      new ApiError("not_found", `There is no endpoint ${request.method} ${request.url.split("?")[0]}. See /openapi.json.`),
-    );
-  });
+  // Every path that is not public answers 401 without a valid key, even one that does not exist.
+  app.setNotFoundHandler((request, reply) => replyRefused(request, reply, unknownRoute(request, operations), deps));
 
   app.setErrorHandler(async (error, request, reply) => {
     if (error instanceof ApiError) return sendApiError(reply, error);
@@ -94,18 +99,21 @@ async function handle(
   const pathValues = request.params as Record<string, string>;
   for (const name of operation.pathParams) {
     if (name in query) {
-      return sendApiError(
+      return replyRefused(
+        request,
         reply,
         new ApiError("unknown_parameter", `'${name}' is part of the path of ${operation.path}, not a query parameter.`, {
           parameter: name,
         }),
+        deps,
       );
     }
     query[name] = pathValues[name];
   }
-  const outcome = await runOperation(operation, { key: presentedKey(request.headers), params: query }, deps);
+  const body = operation.body === undefined ? undefined : request.body;
+  const outcome = await runOperation(operation, { key: presentedKey(request.headers), params: query, form: "query", body }, deps);
   if (!outcome.ok) return sendApiError(reply, outcome.error, outcome.headers);
-  return reply.status(200).headers(outcome.headers).type("application/json; charset=utf-8").send(outcome.body);
+  return reply.status(operation.status).headers(outcome.headers).type("application/json; charset=utf-8").send(outcome.body);
 }
 
 /** `/doc/{id}` to Fastify's `/doc/:id`. */

@@ -1,4 +1,4 @@
-import type { TSchema } from "@sinclair/typebox";
+import type { TObject, TSchema } from "@sinclair/typebox";
 import type { Operation } from "../operations/operation.js";
 import { ErrorBodySchema } from "../schemas/responses.js";
 import { CONTRACT_VERSION } from "../shared/version.js";
@@ -9,7 +9,8 @@ import { CONTRACT_VERSION } from "../shared/version.js";
 type JsonObject = Record<string, unknown>;
 
 const ERROR_RESPONSES: Record<string, string> = {
-  "400": "Invalid or unknown parameter (`invalid_parameter`, `unknown_parameter`). Never charged.",
+  "400":
+    "Invalid or unknown parameter (`invalid_parameter`, `unknown_parameter`), checked after the key. Integers are decimal digits; empty values are refused. Never charged.",
   "401": "Missing or invalid key (`unauthorized`).",
   "402": "Account suspended (`suspended`).",
   "429": "Credit or message rate limits. Carries `retry-after`.",
@@ -24,19 +25,28 @@ export function buildOpenApi(operations: readonly Operation[]): JsonObject {
     const responseName = String(op.response.$id ?? `${op.name}Response`);
     components[responseName] = op.response;
     const responses: JsonObject = {
-      "200": { description: "OK", content: { "application/json": { schema: { $ref: `#/components/schemas/${responseName}` } } } },
+      [String(op.status)]: {
+        description: op.status === 201 ? "Created" : "OK",
+        content: { "application/json": { schema: { $ref: `#/components/schemas/${responseName}` } } },
+      },
     };
-    if (op.pathParams.length > 0) responses["404"] = { description: "`not_found`: the id does not exist. Safe to cache." };
+    if (op.pathParams.length > 0)
+      responses["404"] = {
+        description: "`not_found`: the id does not exist. Safe to cache. An id outside the plan's reach or the window is 400.",
+      };
     for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
       responses[status] = { description, content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } } };
     }
+    // Several methods on one path (GET and POST /watches) share its entry.
     paths[op.path] = {
+      ...paths[op.path],
       [op.method.toLowerCase()]: {
         operationId: op.name,
         summary: op.summary,
         description: op.description,
         "x-mcp-tool": op.tool,
         parameters: parametersOf(op),
+        ...(op.body ? { requestBody: requestBodyOf(op.body) } : {}),
         responses,
       },
     };
@@ -47,7 +57,7 @@ export function buildOpenApi(operations: readonly Operation[]): JsonObject {
       title: "NewsIndex API",
       version: CONTRACT_VERSION,
       description:
-        "Ranked news search over GDELT GKG 2.1 metadata. Every path is also served under /v1. See /llms.txt and /docs/*.md.",
+        "Ranked news search over GDELT GKG 2.1 metadata. Every path is also served under /v1. A path that names no endpoint is 400 `invalid_parameter` (not 404, which is kept for ids). See /llms.txt and /docs/*.md.",
     },
     servers: [{ url: "/" }],
     security: [{ apiKey: [] }, { bearer: [] }],
@@ -74,6 +84,11 @@ function parametersOf(op: Operation): JsonObject[] {
       schema: rest,
     };
   });
+}
+
+/** The JSON body, declared with the same schemas as parameters. */
+function requestBodyOf(body: TObject): JsonObject {
+  return { required: true, content: { "application/json": { schema: plain(body) } } };
 }
 
 /** A TypeBox schema as plain JSON (TypeBox keeps its own markers in symbol keys, which JSON drops). */

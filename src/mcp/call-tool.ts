@@ -1,10 +1,10 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult } from "@modelcontextprotocol/server";
 import type { OperationDeps, Operation } from "../operations/operation.js";
-import { runOperation, type CallOutcome } from "../operations/run-operation.js";
+import { refuseRequest, runOperation, type CallOutcome } from "../operations/run-operation.js";
 import { ApiError } from "../shared/api-error.js";
 import { closestName } from "../shared/closest-name.js";
 import type { McpExchange } from "./exchange.js";
-import { toOperationParams } from "./parameter-forms.js";
+import { toOperationInput } from "./parameter-forms.js";
 import { ACCOUNT_STATUS_TOOL, withSessionTotals } from "./session-fields.js";
 import type { SessionMeter } from "./session-meter.js";
 import type { ToolCatalog } from "./tool-catalog.js";
@@ -53,19 +53,13 @@ async function outcomeOf(
   exchange: McpExchange,
   deps: OperationDeps,
 ): Promise<CallOutcome> {
-  let params: Record<string, unknown>;
+  let input: ReturnType<typeof toOperationInput>;
   try {
-    params = toOperationParams(operation, args);
+    input = toOperationInput(operation, args);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     // An MCP-shaped argument was malformed; the spec's order still puts the key and suspension first.
-    try {
-      await deps.accounts.authenticate(exchange.key);
-    } catch (refusal) {
-      if (refusal instanceof ApiError) return { ok: false, error: refusal, credits_charged: 0, headers: {} };
-      throw refusal;
-    }
-    return { ok: false, error, credits_charged: 0, headers: {} };
+    return refuseRequest(exchange.key, error, deps);
   }
-  return runOperation(operation, { key: exchange.key, params }, deps);
+  return runOperation(operation, { key: exchange.key, form: "json", ...input }, deps);
 }

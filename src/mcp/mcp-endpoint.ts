@@ -8,7 +8,7 @@ import {
   type McpHttpHandler,
 } from "@modelcontextprotocol/server";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import { sendApiError } from "../http/error-reply.js";
+import { sendApiError } from "../transport/error-reply.js";
 import { ApiError } from "../shared/api-error.js";
 import { McpExchange } from "./exchange.js";
 import { disconnectSignal, sendWebResponse, toWebRequest } from "./http-bridge.js";

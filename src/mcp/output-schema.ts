@@ -23,9 +23,11 @@ const ERROR_BODY: JsonObject = {
 export function outputSchemaFor(operation: Operation): JsonObject {
   let result = toJsonSchema(operation.response);
   if (operation.tool === ACCOUNT_STATUS_TOOL) result = withSessionFieldSchemas(result);
-  const variants: JsonObject[] = [{ ...result, description: `The ${operation.method} ${operation.path} response body.` }];
-  if (!operation.free) variants.push(PRICE_PREVIEW);
-  variants.push(ERROR_BODY);
+  const variants: JsonObject[] = [
+    { ...result, description: `The ${operation.method} ${operation.path} response body.` },
+    PRICE_PREVIEW,
+    ERROR_BODY,
+  ];
   // MCP requires an object at the root; the alternatives sit under it.
   return { type: "object", anyOf: variants };
 }

@@ -1,6 +1,7 @@
 import { Type, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { Operation } from "../operations/operation.js";
+import type { CallInput } from "../operations/run-operation.js";
 import { ApiError } from "../shared/api-error.js";
 
 // Where a parameter travels in a different shape over MCP than in a query
@@ -55,19 +56,27 @@ export function mcpParameterSchema(name: string, declared: TSchema): TSchema {
 }
 
 /**
- * Tool arguments as the raw parameters `runOperation` validates: MCP-shaped
- * values are checked against their MCP schema and packed into their REST form;
- * everything else (including undeclared names, which the validator names) passes through.
+ * Tool arguments as the raw parameters and body `runOperation` validates:
+ * arguments that name body fields make the body, as the JSON values they are;
+ * MCP-shaped parameter values are checked against their MCP schema and packed
+ * into their REST form; everything else (including undeclared names, which the
+ * validator names) passes through as parameters.
  */
-export function toOperationParams(
+export function toOperationInput(
   operation: Operation,
   args: Record<string, unknown>,
   forms: Readonly<Record<string, McpParameterForm>> = MCP_PARAMETER_FORMS,
-): Record<string, unknown> {
+): Pick<CallInput, "params" | "body"> {
   const declared = operation.params.properties as Record<string, TSchema>;
+  const bodyFields = operation.body?.properties ?? {};
   const params: Record<string, unknown> = {};
+  const body: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(args)) {
-    const form = name in declared ? forms[name] : undefined;
+    if (Object.hasOwn(bodyFields, name)) {
+      body[name] = value;
+      continue;
+    }
+    const form = Object.hasOwn(declared, name) && Object.hasOwn(forms, name) ? forms[name] : undefined;
     if (form === undefined || value === undefined) {
       params[name] = value;
       continue;
@@ -79,5 +88,5 @@ export function toOperationParams(
     }
     params[name] = form.toRest(value);
   }
-  return params;
+  return { params, body: operation.body === undefined ? undefined : body };
 }

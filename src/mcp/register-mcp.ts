@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { presentedKey } from "../http/api-key.js";
-import { sendApiError, sendUnexpectedError } from "../http/error-reply.js";
+import { presentedKey } from "../transport/api-key.js";
+import { sendApiError, sendUnexpectedError } from "../transport/error-reply.js";
 import type { Operation, OperationDeps } from "../operations/operation.js";
 import type { Caller } from "../services/accounts/account-service.js";
 import { ApiError } from "../shared/api-error.js";

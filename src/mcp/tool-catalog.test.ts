@@ -27,17 +27,17 @@ describe("buildToolCatalog", () => {
     expect(tools.map((t) => t.name)).toEqual(["a_tool", "b_tool"]);
     expect(tools[0]?.inputSchema).toMatchObject({ type: "object", required: ["q"], additionalProperties: false });
     expect(Object.keys(tools[0]?.inputSchema.properties ?? {})).toEqual(["q", "estimate", "max_credits"]);
-    expect(Object.keys(tools[1]?.inputSchema.properties ?? {})).toEqual(["q"]);
+    expect(Object.keys(tools[1]?.inputSchema.properties ?? {})).toEqual(["q", "estimate", "max_credits"]);
   });
 
-  it("declares the response, the price preview of priced tools, and the error body as outputs, without $id", () => {
+  it("declares the response, the price preview (free tools too) and the error body as outputs, without $id", () => {
     const { tools } = buildToolCatalog([operation("a_tool", false), operation("b_tool", true)]);
     const priced = tools[0]?.outputSchema as { type: string; anyOf: Array<Record<string, unknown>> };
     const free = tools[1]?.outputSchema as { anyOf: unknown[] };
     expect(priced.type).toBe("object");
     expect(priced.anyOf).toHaveLength(3);
     expect(priced.anyOf[1]).toMatchObject({ properties: { estimate: { const: true } } });
-    expect(free.anyOf).toHaveLength(2);
+    expect(free.anyOf).toHaveLength(3);
     expect(JSON.stringify(tools)).not.toContain("$id");
   });
 

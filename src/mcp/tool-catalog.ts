@@ -35,15 +35,24 @@ function toolFor(operation: Operation): Tool {
     description: `${operation.description} (REST: ${operation.method} ${operation.path}.)`,
     inputSchema: inputSchemaFor(operation),
     outputSchema: outputSchemaFor(operation),
-    annotations: { title: operation.summary, readOnlyHint: operation.method === "GET", openWorldHint: false },
+    annotations: { title: operation.summary, ...effectHints(operation), openWorldHint: false },
   };
 }
 
+/** What a client may assume before calling: read-only, or else whether a call removes something and may be repeated. */
+function effectHints(operation: Operation): NonNullable<Tool["annotations"]> {
+  if (!operation.sideEffects) return { readOnlyHint: true };
+  const deletes = operation.method === "DELETE";
+  return { readOnlyHint: false, destructiveHint: deletes, idempotentHint: deletes };
+}
+
+/** Path, query and body fields in one object: a tool call has one set of arguments. */
 function inputSchemaFor(operation: Operation): Tool["inputSchema"] {
   const declared = operation.params.properties as Record<string, TSchema>;
   const properties: Record<string, JsonObject> = {};
   for (const [name, schema] of Object.entries(declared)) properties[name] = toJsonSchema(mcpParameterSchema(name, schema));
-  const required = operation.params.required ?? [];
+  for (const [name, schema] of Object.entries(operation.body?.properties ?? {})) properties[name] = toJsonSchema(schema);
+  const required = [...(operation.params.required ?? []), ...(operation.body?.required ?? [])];
   return {
     type: "object",
     properties,

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { priceOf } from "../domain/pricing.js";
-import { Params, SHARED_FILTERS } from "../schemas/params.js";
+import { Params, STORY_QUERY, WINDOW } from "../schemas/params.js";
 import { StoriesResponseSchema } from "../schemas/responses.js";
 import { toSearchRequest } from "../services/search/search-request.js";
 import { listStories } from "../services/stories/list-stories.js";
@@ -19,9 +19,8 @@ export const listStoriesOperation = defineOperation({
   description:
     "The search collapsed into deduplicated stories: one item per real event, however many outlets carried it. `q`, `mode` and every shared filter choose the stories (one matching article is enough); `count`, `outlets` and `sources` cover the whole story. `sort`: `count`, `outlets` or `recency`; without it, the best match first with `q`, else the newest. `total` counts stories. Page with `offset` (at most 1000); no facets, no cursor. Preferred over /search when results feed a model. 1 credit, plus 1 per full 100 stories of offset.",
   params: Type.Object({
-    q: Optional(Params.q),
-    mode: Optional(Params.mode),
-    ...SHARED_FILTERS,
+    ...STORY_QUERY,
+    ...WINDOW,
     sort: Optional(Params.sort),
     offset: Optional(Params.story_offset),
     limit: Optional(Params.limit),

@@ -2,7 +2,7 @@ import { ApiError } from "../shared/api-error.js";
 import type { Caller } from "../services/accounts/account-service.js";
 import type { Hold } from "../services/accounts/credit-service.js";
 import type { Operation, OperationDeps, PlannedCall } from "./operation.js";
-import { validateParams } from "./validate-params.js";
+import { validateBody, validateParams, type ParamsForm } from "./validate-params.js";
 
 // Every call, whichever door it came in (REST or MCP), runs here, in the spec's
 // order (section 5, rule 3): key, suspension, parameters, price, max_credits,
@@ -14,26 +14,28 @@ export interface CallInput {
   key: string | undefined;
   /** Raw parameters: query-string values (string or string[]) or MCP arguments. */
   params: Record<string, unknown>;
+  /** How the parameters arrive: query-string text (REST) or typed JSON values (MCP). */
+  form: ParamsForm;
+  /** The parsed JSON body (or MCP arguments naming body fields); undefined when none was sent. */
+  body?: unknown;
 }
 
 export type CallOutcome =
   | { ok: true; body: Record<string, unknown>; credits_charged: number; headers: Record<string, string> }
   | { ok: false; error: ApiError; credits_charged: number; headers: Record<string, string> };
 
+export type Refusal = Extract<CallOutcome, { ok: false }>;
+
 export async function runOperation(operation: Operation, input: CallInput, deps: OperationDeps): Promise<CallOutcome> {
-  let caller: Caller;
-  try {
-    caller = await deps.accounts.authenticate(input.key);
-  } catch (error) {
-    if (error instanceof ApiError) return { ok: false, error, credits_charged: 0, headers: {} };
-    throw error;
-  }
+  const admitted = await admit(input.key, deps);
+  if (!admitted.ok) return admitted.refusal;
+  const { caller } = admitted;
 
   let planned: PlannedCall;
   let hold: Hold | undefined;
   try {
-    const params = validateParams(operation, input.params);
-    planned = operation.plan(params, caller, deps);
+    const params = validateParams(operation, input.params, input.form);
+    planned = operation.plan({ ...params, ...validateBody(operation, input.body) }, caller, deps);
     const maxCredits = params.max_credits as number | undefined;
     if (maxCredits !== undefined && planned.price.max > maxCredits) {
       throw new ApiError(
@@ -76,8 +78,43 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
   }
 }
 
+/**
+ * A request refused before any operation could take it (an unknown path, a
+ * malformed URL, a malformed MCP argument): still the key first, then
+ * suspension, then the refusal, answered and counted like any refused call.
+ */
+export async function refuseRequest(key: string | undefined, error: ApiError, deps: OperationDeps): Promise<Refusal> {
+  const admitted = await admit(key, deps);
+  return admitted.ok ? refuse(admitted.caller, error, deps) : admitted.refusal;
+}
+
+/**
+ * The key, then suspension (spec section 5, rule 3). A missing or invalid key
+ * is answered without credit headers, as no account is known; a suspended
+ * tenant's 402 carries them, like every authenticated response.
+ */
+async function admit(
+  key: string | undefined,
+  deps: OperationDeps,
+): Promise<{ ok: true; caller: Caller } | { ok: false; refusal: Refusal }> {
+  let caller: Caller;
+  try {
+    caller = await deps.accounts.identify(key);
+  } catch (error) {
+    if (error instanceof ApiError) return { ok: false, refusal: { ok: false, error, credits_charged: 0, headers: {} } };
+    throw error;
+  }
+  try {
+    deps.accounts.assertActive(caller);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { ok: false, refusal: { ok: false, error, credits_charged: 0, headers: await deps.credits.headers(caller) } };
+  }
+  return { ok: true, caller };
+}
+
 /** A refused request takes a message token; past the message rate, the refusal becomes message_rate_limited. */
-async function refuse(caller: Caller, error: ApiError, deps: OperationDeps): Promise<CallOutcome> {
+async function refuse(caller: Caller, error: ApiError, deps: OperationDeps): Promise<Refusal> {
   let answer = error;
   if (error.code !== "message_rate_limited") {
     try {

@@ -1,55 +1,113 @@
-import { Kind, type TSchema } from "@sinclair/typebox";
+import { Kind, type TObject, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import { ApiError } from "../shared/api-error.js";
 import { closestName } from "../shared/closest-name.js";
+import { quoteName, quoteValue } from "../shared/quote.js";
 import type { Operation } from "./operation.js";
 
-// Checks raw parameters (query-string strings, or MCP JSON values) against an
-// operation's declared parameters, before any work: unknown names first, then
-// each value. Returns typed values with defaults applied.
+// Checks raw parameters (query-string strings, or MCP JSON values) and a JSON
+// body against an operation's declarations, before any work: unknown names
+// first, then each value. Returns typed values with defaults applied. Body
+// fields take the same rules as parameters; JSON values are read as they are.
 
-export function validateParams(operation: Operation, raw: Record<string, unknown>): Record<string, unknown> {
-  const declared = operation.params.properties as Record<string, TSchema>;
+/** How values arrive: as query-string text (REST), or as typed JSON values (MCP arguments, request bodies). */
+export type ParamsForm = "query" | "json";
+
+export function validateParams(operation: Operation, raw: Record<string, unknown>, form: ParamsForm): Record<string, unknown> {
+  const where = `${operation.method} ${operation.path}`;
+  return validateFields(operation.params, raw, form, {
+    none: `${where} takes no parameters`,
+    unknown: `${where} does not take the parameter`,
+    valid: "Valid parameters",
+  });
+}
+
+/** The body's fields, checked like parameters; an operation without a body takes none. */
+export function validateBody(operation: Operation, body: unknown): Record<string, unknown> {
+  const where = `${operation.method} ${operation.path}`;
+  if (operation.body === undefined) {
+    if (body === undefined) return {};
+    throw new ApiError("invalid_parameter", `${where} takes no request body.`);
+  }
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new ApiError("invalid_parameter", `The body of ${where} must be a JSON object of its fields.`);
+  return validateFields(operation.body, body as Record<string, unknown>, "json", {
+    none: `The body of ${where} takes no fields`,
+    unknown: `The body of ${where} does not take the field`,
+    valid: "Valid fields",
+  });
+}
+
+interface Wording {
+  none: string;
+  unknown: string;
+  valid: string;
+}
+
+function validateFields(
+  fields: TObject,
+  raw: Record<string, unknown>,
+  form: ParamsForm,
+  wording: Wording,
+): Record<string, unknown> {
+  const declared = fields.properties as Record<string, TSchema>;
   const names = Object.keys(declared);
   for (const name of Object.keys(raw)) {
-    if (!(name in declared)) {
+    // Own names only: `constructor`, `toString` or `__proto__` are not parameters because every object inherits them.
+    if (!Object.hasOwn(declared, name)) {
       const suggestion = closestName(name, names);
       throw new ApiError(
         "unknown_parameter",
-        `${operation.method} ${operation.path} does not take the parameter '${name}'. Did you mean '${suggestion}'? Valid parameters: ${names.join(", ")}.`,
-        { parameter: name, suggestion },
+        names.length === 0
+          ? `${wording.none}; ${quoteName(name)} is not one.`
+          : `${wording.unknown} ${quoteName(name)}. Did you mean '${suggestion}'? ${wording.valid}: ${names.join(", ")}.`,
+        { parameter: name.slice(0, 100), suggestion },
       );
     }
   }
-  const required = new Set(operation.params.required ?? []);
+  const required = new Set(fields.required ?? []);
   const values: Record<string, unknown> = {};
   for (const [name, schema] of Object.entries(declared)) {
-    const given = raw[name];
-    if (given === undefined || given === "") {
+    const given = Object.hasOwn(raw, name) ? raw[name] : undefined;
+    if (given === undefined) {
       if (required.has(name)) throw invalid(name, schema, "is required");
       if (schema.default !== undefined) values[name] = schema.default;
       continue;
     }
-    if (Array.isArray(given) && schema.type !== "array")
+    // An empty value is refused, not read as absent: `source=` is more likely a lost value than a wish for every source.
+    if (given === "") throw invalid(name, schema, "is empty; give a value or leave the parameter out");
+    if (form === "query" && Array.isArray(given) && schema.type !== "array")
       throw invalid(name, schema, `was given ${given.length} times; give it once`);
-    const value = coerce(schema, given);
-    if (!Value.Check(schema, value)) throw invalid(name, schema, `cannot be ${JSON.stringify(given)}`);
+    const value = form === "query" ? fromQueryText(schema, given) : fromJson(schema, given);
+    if (!Value.Check(schema, value)) throw invalid(name, schema, `cannot be ${quoteValue(given)}`);
     values[name] = value;
   }
   return values;
 }
 
-/** Query strings carry text; numbers and booleans are read from it; enum values match whatever their case. */
-function coerce(schema: TSchema, given: unknown): unknown {
+/** Decimal digits, optionally signed: `0x10`, `1e1`, `5.0` or ` 5` are not integers here. */
+const INTEGER_TEXT = /^-?\d{1,16}$/;
+/** Decimal notation: no exponent, no hex, no blank. */
+const NUMBER_TEXT = /^-?\d{1,16}(\.\d{1,16})?$/;
+
+/** Query strings carry text; numbers and booleans are read from it strictly; enum values match whatever their case. */
+function fromQueryText(schema: TSchema, given: unknown): unknown {
   if (typeof given !== "string") return given;
-  const literal = enumValues(schema).find((value) => value.toLowerCase() === given.toLowerCase());
+  const literal = matchingEnumValue(schema, given);
   if (literal !== undefined) return literal;
-  if (schema.type === "integer" || schema.type === "number") {
-    const n = given.trim() === "" ? Number.NaN : Number(given);
-    return Number.isFinite(n) ? n : given;
-  }
+  if (schema.type === "integer") return INTEGER_TEXT.test(given) ? Number(given) : given;
+  if (schema.type === "number") return NUMBER_TEXT.test(given) ? Number(given) : given;
   if (schema.type === "boolean") return given === "true" ? true : given === "false" ? false : given;
   return given;
+}
+
+/** JSON values are typed: the string "5" is not an integer, nor "true" a boolean. Enum values still match whatever their case. */
+function fromJson(schema: TSchema, given: unknown): unknown {
+  return typeof given === "string" ? (matchingEnumValue(schema, given) ?? given) : given;
+}
+
+function matchingEnumValue(schema: TSchema, given: string): string | undefined {
+  return enumValues(schema).find((value) => value.toLowerCase() === given.toLowerCase());
 }
 
 function invalid(name: string, schema: TSchema, problem: string): ApiError {

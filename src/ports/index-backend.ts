@@ -16,7 +16,7 @@ export interface WriteResult {
 
 export interface SearchHit {
   article: ArticleDetail;
-  /** Relevance on ranked queries; higher is better; comparable only within one response. */
+  /** Relevance on ranked queries; higher is better; on one scale across monthly indexes (corpus-wide statistics). */
   score?: number;
 }
 

@@ -3,10 +3,11 @@ import type { ArticleQuery } from "../domain/search-query.js";
 import type { PartitionFailure } from "./index-backend.js";
 
 // Story queries over the article index: the stories a search matches, their
-// sizes, the members of one story, and the relabelling that clustering causes
-// when stories merge.
+// sizes, one story's counts, top lists and newest members, and the relabelling
+// that clustering causes when stories merge. Answers are counts, top lists and
+// ids, never every member, so an engine can give them from aggregations.
 
-/** What a story's counts need of every member; full documents only for the listed ones. */
+/** A member as a story shows it: the representative, the first reporter. */
 export interface StoryMember {
   id: string;
   title: string | null;
@@ -15,11 +16,33 @@ export interface StoryMember {
   published_at: string;
 }
 
-export interface StoryMembers {
-  /** Every member within the window, newest first. */
-  members: StoryMember[];
-  /** Full documents of the newest `limit` members, newest first. */
+/**
+ * One story within a window, as /stories and /stories/{id} show it: counts and
+ * top lists over every member in the window, and the newest members in full.
+ */
+export interface StoryOverview {
+  /** The story's id (the story of an article id given in its place). */
+  story_id: string;
+  /** Members in the window. */
+  count: number;
+  /** Distinct publisher domains among them. */
+  outlets: number;
+  /** The publishers with the most members, most first (ties by name), at most the `sources` asked for. */
+  sources: string[];
+  /**
+   * The member standing for the story: the earliest (ties by id) of those whose normalised headline
+   * (domain/stories/headline-key.ts) the most members share; the earliest member when none has a title.
+   */
+  representative: StoryMember;
+  /** The earliest member (ties by id). */
+  first_reported: StoryMember;
+  /** Full documents of the newest `limit` members, newest first (ties by id, larger first). */
   listed: ArticleDetail[];
+}
+
+export interface StoryLookup {
+  /** Undefined when no member is in the window (or a monthly index that could hold one failed). */
+  story: StoryOverview | undefined;
   partitionsRead: string[];
   partitionsFailed: PartitionFailure[];
 }
@@ -48,7 +71,7 @@ export interface StoryMatches {
 export interface StorySize {
   count: number;
   /** Distinct publisher domains. */
-  sources: Set<string>;
+  outlets: number;
 }
 
 export interface StorySizes {
@@ -69,12 +92,12 @@ export interface StoryRelabel {
 }
 
 export interface StoryIndex {
-  /** The members of a story; the story of an article id given in its place (a story absorbed by a merge lives on in the merged one). */
-  storyMembers(
+  /** A story's counts, top publishers, representative, first reporter and newest `limit` members within a window. */
+  storyOverview(
     storyId: string,
     window: { from?: string | undefined; to?: string | undefined },
-    limit: number,
-  ): Promise<StoryMembers>;
+    options: { limit: number; sources: number },
+  ): Promise<StoryLookup>;
   /** Every story holding an article that matches the query. */
   matchStories(query: StoryQuery): Promise<StoryMatches>;
   /** Members and outlets of each story, counting members published at or after `from`. */

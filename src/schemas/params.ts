@@ -1,10 +1,11 @@
-import { Type, type TLiteral, type TUnion } from "@sinclair/typebox";
+import { Type, type TLiteral, type TObject, type TProperties, type TUnion } from "@sinclair/typebox";
 import { SOURCE_TYPES } from "../domain/article.js";
-import { FILTER_FIELD_NAMES } from "../domain/filter-fields.js";
+import { FILTER_FIELD_NAMES, type FilterField } from "../domain/filter-fields.js";
+import type { Same } from "../shared/same-type.js";
 
-// Every query parameter, declared once. Operations pick from here; REST
-// validation, the unknown_parameter hint, OpenAPI and MCP tool schemas all
-// derive from these declarations. `x-expected` is the human phrase used in
+// Every query parameter and JSON body field, declared once. Operations pick
+// from here; REST validation, the unknown_parameter hint, OpenAPI and MCP tool
+// schemas all derive from these declarations. `x-expected` is the human phrase used in
 // invalid_parameter details where the constraint alone does not say it.
 
 function oneOf<const T extends readonly string[]>(
@@ -141,12 +142,12 @@ export const Params = {
 } as const;
 
 /**
- * The shared filter parameters (spec section 4) this index serves, as one
- * group for every endpoint that takes them. `entity_id`, the geographic,
+ * The exact-match filters (spec section 4) this index serves, one per
+ * FILTER_FIELDS entry (checked below). `entity_id`, the geographic,
  * event-class, amount and signal filters need derived vocabularies and are not
  * served yet (they are unknown parameters until they are).
  */
-export const SHARED_FILTERS = {
+const EXACT_FILTERS = {
   source: Type.Optional(Params.source),
   source_type: Type.Optional(Params.source_type),
   publisher_country: Type.Optional(Params.publisher_country),
@@ -165,9 +166,36 @@ export const SHARED_FILTERS = {
   mentioned_date: Type.Optional(Params.mentioned_date),
   quote_verb: Type.Optional(Params.quote_verb),
   amount_object: Type.Optional(Params.amount_object),
+};
+
+/** The window of a query over published_at. */
+export const WINDOW = {
   from: Type.Optional(Params.from),
   to: Type.Optional(Params.to),
 };
+
+/** The shared filter parameters (spec section 4): the exact-match filters and the window, for every endpoint that takes them. */
+export const SHARED_FILTERS = { ...EXACT_FILTERS, ...WINDOW };
+
+// Compile-time: a filter parameter without its field in the index (or a field no parameter filters on) fails tsc.
+const filtersMatchFields: Same<Exclude<keyof typeof SHARED_FILTERS, keyof typeof WINDOW>, FilterField> = true;
+void filtersMatchFields;
+
+/**
+ * What chooses the stories of /stories: `q`, `mode` and the filters, without
+ * window, order or paging. A watch's body carries these fields under the same
+ * names (spec 02, POST /watches), so both are checked by these declarations.
+ */
+export const STORY_QUERY = {
+  q: Type.Optional(Params.q),
+  mode: Type.Optional(Params.mode),
+  ...EXACT_FILTERS,
+};
+
+/** A JSON request body: fields declared like parameters (often the very same ones), no others. */
+export function jsonBody<T extends TProperties>(fields: T): TObject<T> {
+  return Type.Object(fields, { additionalProperties: false });
+}
 
 /** Paging, facets and presentation of the article-list endpoints (/search, /top-headlines). */
 export const LIST_PARAMS = {

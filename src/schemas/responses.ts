@@ -1,11 +1,14 @@
 import { Type, type Static, type TSchema } from "@sinclair/typebox";
-import { SOURCE_TYPES, type Article, type ArticleDetail } from "../domain/article.js";
+import { SOURCE_TYPES, type Article, type ArticleDetail, type CompactArticle } from "../domain/article.js";
+import { COVERAGE_VALUES } from "../domain/coverage.js";
+import type { Facet } from "../domain/facets.js";
 import { PLAN_IDS } from "../domain/plans.js";
 import { ERROR_STATUS } from "../shared/api-error.js";
+import type { Same } from "../shared/same-type.js";
 
 // Response shapes of the public contract (spec section 2), for OpenAPI and MCP
-// output schemas. The compile-time checks at the bottom keep them equal to the
-// domain types the services build.
+// output schemas, and the types the services build (Static<>, at the bottom).
+// Compile-time checks keep the shared parts equal to the domain types.
 
 const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 const Stamp = Type.String({ pattern: "^\\d{14}$", description: "14-digit UTC YYYYMMDDHHMMSS." });
@@ -100,9 +103,6 @@ export const ArticleDetailSchema = Type.Object(
   },
   { $id: "ArticleDetail" },
 );
-
-export const COVERAGE_VALUES = ["complete", "timed_out", "range_too_wide", "recent_unavailable", "field_unavailable"] as const;
-export type Coverage = (typeof COVERAGE_VALUES)[number];
 
 /** Fields every priced response carries about its window and completeness. */
 export const envelopeProperties = {
@@ -255,9 +255,23 @@ export const ErrorBodySchema = Type.Object(
   { $id: "Error", additionalProperties: true },
 );
 
+/** A body as a service builds it: the runner adds `credits_charged` once it knows what the call took. */
+type Uncharged<T> = Omit<T, "credits_charged">;
+
+export type SearchResponse = Uncharged<Static<typeof SearchResponseSchema>>;
+export type StoryItem = Static<typeof StoryItemSchema>;
+export type StoriesResponse = Uncharged<Static<typeof StoriesResponseSchema>>;
+export type StoryDetail = Uncharged<Static<typeof StoryDetailSchema>>;
+export type ValueCount = Static<typeof ValueCounts>[number];
+export type Account = Static<typeof AccountSchema>;
+export type Preview = Static<typeof EstimateResponseSchema>;
+
 // Compile-time: the schemas and the domain types must stay the same shape.
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const articleMatches: Same<Static<typeof ArticleSchema>, Article> = true;
 const detailMatches: Same<Static<typeof ArticleDetailSchema>, ArticleDetail> = true;
+const compactMatches: Same<Static<typeof CompactArticleSchema>, CompactArticle> = true;
+const facetMatches: Same<Static<typeof FacetSchema>, Facet> = true;
 void articleMatches;
+void compactMatches;
 void detailMatches;
+void facetMatches;

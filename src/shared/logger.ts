@@ -1,4 +1,4 @@
-import { pino, type Logger } from "pino";
+import { pino, type DestinationStream, type Logger } from "pino";
 
 export type { Logger };
 
@@ -16,6 +16,8 @@ const REDACT = [
   "*.webhook_secret",
 ];
 
-export function createLogger(level: string): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: "[redacted]" } });
+/** A pino logger with the secrets redacted; to stdout unless a destination is given. */
+export function createLogger(level: string, destination?: DestinationStream): Logger {
+  const options = { level, redact: { paths: REDACT, censor: "[redacted]" } };
+  return destination === undefined ? pino(options) : pino(options, destination);
 }

@@ -8,8 +8,11 @@ export function parseStamp(stamp: string): number | undefined {
   const m = FOURTEEN.exec(stamp);
   if (!m) return undefined;
   const [y, mo, d, h, mi, s] = m.slice(1).map(Number) as [number, number, number, number, number, number];
-  const ms = Date.UTC(y, mo - 1, d, h, mi, s);
-  const back = new Date(ms);
+  // Not Date.UTC: it reads years 0 to 99 as 1900 to 1999, so `0001-01-01` would not round-trip.
+  const back = new Date(0);
+  back.setUTCFullYear(y, mo - 1, d);
+  back.setUTCHours(h, mi, s, 0);
+  const ms = back.getTime();
   if (back.getUTCFullYear() !== y || back.getUTCMonth() !== mo - 1 || back.getUTCDate() !== d) return undefined;
   if (h > 23 || mi > 59 || s > 59) return undefined;
   return ms;

@@ -5,7 +5,7 @@ import Database from "better-sqlite3";
 import { afterEach, describe, expect, it } from "vitest";
 import { SqliteIndexBackend } from "../../src/adapters/sqlite/sqlite-index-backend.js";
 import type { ArticleDetail } from "../../src/domain/article.js";
-import { readArticles } from "../support/gkg-fixtures.js";
+import { readArticles, realRows, tieGroup, words, writeGkgFile } from "../support/gkg-fixtures.js";
 import { SAMPLE_FILES } from "../support/test-server.js";
 import { describeIndexBackendContract } from "./index-backend.contract.js";
 import { describeStoryIndexContract } from "./story-index.contract.js";
@@ -30,31 +30,48 @@ describe("sqlite index: a monthly index built with an earlier layout", () => {
     for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
   });
 
-  it("is reported unreadable by queries, and set aside (not deleted) when its month is written again", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "newsindex-index-"));
-    dirs.push(dir);
-    mkdirSync(join(dir, "index"));
-    const old = join(dir, "index", "articles-201601.db");
-    const db = new Database(old);
-    db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL); INSERT INTO meta VALUES ('schema_version', '1');");
-    db.close();
+  // Schema 1: before the doc values; schema 2: before story sizes were kept at write time.
+  for (const version of ["1", "2"]) {
+    it(`is reported unreadable by queries, and set aside (not deleted) when its month is written again (schema ${version})`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "newsindex-index-"));
+      dirs.push(dir);
+      mkdirSync(join(dir, "index"));
+      const old = join(dir, "index", "articles-201601.db");
+      const db = new Database(old);
+      db.exec("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)");
+      db.prepare("INSERT INTO meta VALUES ('schema_version', ?)").run(version);
+      db.close();
 
-    const backend = new SqliteIndexBackend(dir);
-    try {
-      const before = await backend.search({ filters: {}, offset: 0, limit: 1 });
-      expect(before.partitionsFailed).toEqual([
-        expect.objectContaining({ partition: "201601", kind: "unreadable", reason: expect.stringContaining("schema 1") }),
-      ]);
-      const articles = await readArticles([SAMPLE_FILES.batch2016]);
-      expect((await backend.write(articles)).inserted).toBe(articles.length);
-      expect(existsSync(`${old}.schema1`)).toBe(true);
-      const after = await backend.search({ filters: {}, offset: 0, limit: 1 });
-      expect(after.partitionsFailed).toEqual([]);
-      expect(after.total).toBe(articles.length);
-    } finally {
-      await backend.close();
-    }
-  });
+      const backend = new SqliteIndexBackend(dir);
+      try {
+        const before = await backend.search({ filters: {}, offset: 0, limit: 1 });
+        expect(before.partitionsFailed).toEqual([
+          expect.objectContaining({
+            partition: "201601",
+            kind: "unreadable",
+            reason: expect.stringContaining(`schema ${version}`),
+          }),
+        ]);
+        const articles = await readArticles([SAMPLE_FILES.batch2016]);
+        for (const a of articles) a.story_id = (articles[0] as ArticleDetail).id;
+        expect((await backend.write(articles)).inserted).toBe(articles.length);
+        expect(existsSync(`${old}.schema${version}`)).toBe(true);
+        const after = await backend.search({ filters: {}, offset: 0, limit: 1 });
+        expect(after.partitionsFailed).toEqual([]);
+        expect(after.total).toBe(articles.length);
+        // The rebuilt month keeps its stories' sizes.
+        const story = (articles[0] as ArticleDetail).id;
+        const sizes = await backend.storySizes([story], undefined);
+        expect(sizes.partitionsFailed).toEqual([]);
+        expect(sizes.sizes.get(story)).toEqual({
+          count: articles.length,
+          outlets: new Set(articles.flatMap((a) => (a.source ? [a.source] : []))).size,
+        });
+      } finally {
+        await backend.close();
+      }
+    });
+  }
 });
 
 describe("sqlite index: stories (ports/story-index.ts)", () => {
@@ -67,16 +84,17 @@ describe("sqlite index: stories (ports/story-index.ts)", () => {
         await backend.write(articles);
         // A story's id is its earliest member's: lead with a 2016 article, join later ones.
         const lead = articles[articles.length - 2] as ArticleDetail;
-        const alone = await backend.storyMembers(lead.id, {}, 10);
-        expect(alone.members.map((m) => m.id)).toEqual([lead.id]);
-        expect(alone.listed[0]?.id).toBe(lead.id);
+        const alone = (await backend.storyOverview(lead.id, {}, { limit: 10, sources: 20 })).story;
+        expect(alone?.count).toBe(1);
+        expect(alone?.listed.map((a) => a.id)).toEqual([lead.id]);
 
         const joining = [articles[5], articles[6], articles[articles.length - 1]].map((a) => (a as ArticleDetail).id);
         await backend.relabel([{ story_id: lead.id, article_ids: joining }]);
-        const story = await backend.storyMembers(lead.id, {}, 2);
-        expect(story.members.map((m) => m.id).sort()).toEqual([lead.id, ...joining].sort());
-        expect(story.listed).toHaveLength(2);
-        for (const doc of story.listed) expect(doc.story_id).toBe(lead.id);
+        const story = (await backend.storyOverview(lead.id, {}, { limit: 2, sources: 20 })).story;
+        expect(story?.count).toBe(4);
+        expect(story?.first_reported.id).toBe(lead.id);
+        expect(story?.listed).toHaveLength(2);
+        for (const doc of story?.listed ?? []) expect(doc.story_id).toBe(lead.id);
         const byFilter = await backend.search({ filters: { story_id: lead.id }, offset: 0, limit: 10 });
         expect(byFilter.total).toBe(4);
         const facet = await backend.search({ filters: {}, offset: 0, limit: 1, facets: { fields: ["story_id"], limit: 1 } });
@@ -84,7 +102,9 @@ describe("sqlite index: stories (ports/story-index.ts)", () => {
         const moved = await backend.getArticle(joining[0] as string);
         expect(moved.status === "found" && moved.article.story_id).toBe(lead.id);
         // The old story id of a moved article now leads to the story it joined.
-        expect((await backend.storyMembers(joining[0] as string, {}, 10)).members).toHaveLength(4);
+        const resolved = (await backend.storyOverview(joining[0] as string, {}, { limit: 10, sources: 20 })).story;
+        expect(resolved?.story_id).toBe(lead.id);
+        expect(resolved?.count).toBe(4);
         expect((await backend.search({ filters: { story_id: joining[0] as string }, offset: 0, limit: 1 })).total).toBe(0);
       } finally {
         await backend.close();
@@ -107,3 +127,46 @@ for (const writerThread of [true, false]) {
     };
   });
 }
+
+describe("sqlite index: scores comparable across monthly indexes", () => {
+  it("gives an article the same score in a small month as its copy in a large one, and alone or with other months", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "newsindex-index-"));
+    const backend = new SqliteIndexBackend(dir);
+    try {
+      // The real 2023-07-02 batch (a large month) and one of its articles copied, alone, into a month of its own.
+      const rows = realRows();
+      const original = (rows.find((r) => /baltimore/i.test(r[26] ?? "")) ?? rows[0]) as string[];
+      const copyFile = writeGkgFile(dir, "copy.gkg.csv", tieGroup([original], 1, "20160101020000", "COPY"));
+      const articles = await readArticles([SAMPLE_FILES.batch2023, copyFile]);
+      await backend.write(articles);
+      const copy = articles.find((a) => a.id.startsWith("20160101020000-COPY")) as ArticleDetail;
+      const source = articles.find((a) => a.id === original[0]) as ArticleDetail;
+      const keywords = words((copy.title as string).split(/\s+/).slice(0, 2).join(" "));
+
+      const both = await backend.search({ filters: {}, keywords, offset: 0, limit: 100 });
+      const scoreOf = (result: { hits: Array<{ article: ArticleDetail; score?: number }> }, id: string) =>
+        result.hits.find((h) => h.article.id === id)?.score;
+      expect(scoreOf(both, copy.id)).toBeDefined();
+      // FTS5's own bm25() scores the copy in its one-article month far from the same article in the large one.
+      expect(scoreOf(both, copy.id)).toBe(scoreOf(both, source.id));
+
+      const alone = await backend.search({
+        filters: { from: "20160101000000", to: "20160131235959" },
+        keywords,
+        offset: 0,
+        limit: 100,
+      });
+      expect(alone.hits.map((h) => h.article.id)).toEqual([copy.id]);
+      expect(alone.hits[0]?.score).toBe(scoreOf(both, copy.id));
+
+      // And ranks the same: the large month's matches keep their order and scores with or without the small one.
+      const large = await backend.search({ filters: { from: "20160102000000" }, keywords, offset: 0, limit: 100 });
+      expect(large.hits.map((h) => [h.article.id, h.score])).toEqual(
+        both.hits.filter((h) => h.article.id !== copy.id).map((h) => [h.article.id, h.score]),
+      );
+    } finally {
+      await backend.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

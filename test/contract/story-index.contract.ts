@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ArticleDetail } from "../../src/domain/article.js";
+import { foldValue } from "../../src/domain/filter-fields.js";
+import { headlineKey } from "../../src/domain/stories/headline-key.js";
 import type { IndexBackend } from "../../src/ports/index-backend.js";
 import type { StoryIndex, StoryMatch } from "../../src/ports/story-index.js";
 import { readArticles, words } from "../support/gkg-fixtures.js";
@@ -11,6 +13,22 @@ import { SAMPLE_FILES } from "../support/test-server.js";
 export interface StoryIndexFixture {
   index: IndexBackend & StoryIndex;
   dispose(): Promise<void>;
+}
+
+/** Members earliest first, ties by id: the order a story's first reporter and representative are chosen in. */
+function earliestFirst(a: ArticleDetail, b: ArticleDetail): number {
+  const [x, y] = [a.published_at as string, b.published_at as string];
+  return x !== y ? (x < y ? -1 : 1) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+function articleFields(a: ArticleDetail): {
+  id: string;
+  title: string | null;
+  url: string | null;
+  source: string | null;
+  published_at: string;
+} {
+  return { id: a.id, title: a.title, url: a.url, source: a.source, published_at: a.published_at as string };
 }
 
 export function describeStoryIndexContract(name: string, create: () => Promise<StoryIndexFixture>): void {
@@ -38,6 +56,11 @@ export function describeStoryIndexContract(name: string, create: () => Promise<S
         .filter((a) => a.published_at === newestTime && !local.includes(a) && !spanning.includes(a))
         .sort((a, b) => (a.id < b.id ? -1 : 1));
       const tied = [atNewest[0] as ArticleDetail, atNewest[atNewest.length - 1] as ArticleDetail];
+      // The same outlet covers the spanning story in both months: its outlets are a union, not a sum.
+      (spanning[1] as ArticleDetail).source = (spanning[2] as ArticleDetail).source;
+      // The local story's two latest members share a headline: the most shared one, not the earliest, represents it.
+      const [, , , later, latest] = [...local].sort(earliestFirst);
+      (later as ArticleDetail).title = (latest as ArticleDetail).title;
       for (const group of [local, spanning, tied]) {
         const id = group.map((a) => a.id).reduce((x, y) => (y < x ? y : x));
         for (const a of group) a.story_id = id;
@@ -103,6 +126,25 @@ export function describeStoryIndexContract(name: string, create: () => Promise<S
       }
     });
 
+    /** A story's size as a reader counting its members would find it. */
+    const expectedSize = (storyId: string, from: string | undefined): { count: number; outlets: number } => {
+      const members = articles.filter(
+        (a) => storyOf(a) === storyId && (from === undefined || (a.published_at as string) >= from),
+      );
+      return { count: members.length, outlets: new Set(members.flatMap((a) => (a.source ? [a.source] : []))).size };
+    };
+    /** Bounds that leave out a whole month, cut into a month, or keep everything. */
+    const bounds = (): Array<string | undefined> => {
+      const times = articles.map((a) => a.published_at as string).sort();
+      const recent = times.filter((t) => t >= ((spanning[2] as ArticleDetail).published_at as string).slice(0, 6));
+      return [
+        undefined,
+        times[0],
+        (spanning[2] as ArticleDetail).id.slice(0, 8) + "000000",
+        recent[Math.floor(recent.length / 2)],
+      ];
+    };
+
     it("sizes stories across monthly indexes, counting members from a bound", async () => {
       // A story asked for twice is counted once.
       const ids = [
@@ -113,27 +155,114 @@ export function describeStoryIndexContract(name: string, create: () => Promise<S
       ];
       const { sizes, partitionsFailed } = await fixture.index.storySizes(ids, undefined);
       expect(partitionsFailed).toEqual([]);
-      expect(sizes.get(ids[0] as string)?.count).toBe(4);
-      expect(sizes.get(ids[0] as string)?.sources).toEqual(new Set(spanning.map((a) => a.source)));
+      expect(sizes.get(ids[0] as string)).toEqual({ count: 4, outlets: new Set(spanning.map((a) => a.source)).size });
+      expect(sizes.get(ids[0] as string)?.outlets).toBe(3);
       expect(sizes.get(ids[1] as string)?.count).toBe(5);
       expect(sizes.get(ids[2] as string)?.count).toBe(1);
       const recentOnly = await fixture.index.storySizes(ids, (spanning[2] as ArticleDetail).id.slice(0, 8) + "000000");
-      expect(recentOnly.sizes.get(ids[0] as string)?.count).toBe(2);
+      expect(recentOnly.sizes.get(ids[0] as string)).toEqual({ count: 2, outlets: 2 });
       expect((await fixture.index.storySizes([], undefined)).sizes.size).toBe(0);
     });
 
-    it("lists a story's members newest first, with the newest documents", async () => {
-      const found = await fixture.index.storyMembers(storyOf(spanning[0] as ArticleDetail), {}, 3);
-      expect(found.members.map((m) => m.id).sort()).toEqual(spanning.map((a) => a.id).sort());
-      const times = found.members.map((m) => m.published_at);
-      expect([...times].sort().reverse()).toEqual(times);
-      expect(found.listed.map((a) => a.id)).toEqual(found.members.slice(0, 3).map((m) => m.id));
+    it("sizes every story as its members count, whichever monthly indexes the bound leaves whole", async () => {
+      const ids = [...new Set(articles.map(storyOf))];
+      // Thousands more ids of stories that do not exist: an index may size a long list another way than a short one.
+      const absent = Array.from({ length: 3_000 }, (_, i) => `20160101000000-absent${i}`);
+      for (const asked of [ids, [...absent, ...ids]]) {
+        for (const from of bounds()) {
+          const { sizes } = await fixture.index.storySizes(asked, from);
+          expect(sizes.size).toBe(asked.length);
+          for (const id of asked) expect({ id, from, ...sizes.get(id) }).toEqual({ id, from, ...expectedSize(id, from) });
+        }
+      }
+    });
+
+    /** A story as a reader of all its members in the window would describe it (ports/story-index.ts StoryOverview). */
+    const expectedOverview = (storyId: string, window: { from?: string; to?: string }, limit: number, sources: number) => {
+      const members = articles
+        .filter((a) => storyOf(a) === storyId)
+        .filter(
+          (a) =>
+            (window.from === undefined || (a.published_at as string) >= window.from) &&
+            (window.to === undefined || (a.published_at as string) <= window.to),
+        )
+        .sort(earliestFirst);
+      if (members.length === 0) return undefined;
+      const bySource = new Map<string, { value: string; n: number }>();
+      for (const a of members) {
+        if (!a.source) continue;
+        const seen = bySource.get(foldValue(a.source));
+        if (seen) seen.n++;
+        else bySource.set(foldValue(a.source), { value: a.source, n: 1 });
+      }
+      const byHeadline = new Map<string, number>();
+      for (const a of members) {
+        const key = headlineKey(a.title, a.source);
+        if (key !== null) byHeadline.set(key, (byHeadline.get(key) ?? 0) + 1);
+      }
+      const most = Math.max(0, ...byHeadline.values());
+      const representative =
+        members.find((a) => byHeadline.size > 0 && byHeadline.get(headlineKey(a.title, a.source) ?? "\u0000") === most) ??
+        (members[0] as ArticleDetail);
+      return {
+        story_id: storyId,
+        count: members.length,
+        outlets: bySource.size,
+        sources: [...bySource]
+          .sort(([ka, a], [kb, b]) => b.n - a.n || (ka < kb ? -1 : 1))
+          .slice(0, sources)
+          .map(([, s]) => s.value),
+        representative: representative.id,
+        first_reported: (members[0] as ArticleDetail).id,
+        listed: members
+          .slice(Math.max(0, members.length - limit))
+          .reverse()
+          .map((a) => a.id),
+      };
+    };
+    const overviewOf = async (storyId: string, window: { from?: string; to?: string }, limit: number, sources: number) => {
+      const { story, partitionsFailed } = await fixture.index.storyOverview(storyId, window, { limit, sources });
+      expect(partitionsFailed).toEqual([]);
+      if (story === undefined) return undefined;
+      const { representative, first_reported, listed, ...counts } = story;
+      expect(representative).toMatchObject(articleFields(articles.find((a) => a.id === representative.id) as ArticleDetail));
+      expect(first_reported).toMatchObject(articleFields(articles.find((a) => a.id === first_reported.id) as ArticleDetail));
+      return { ...counts, representative: representative.id, first_reported: first_reported.id, listed: listed.map((a) => a.id) };
+    };
+    /** Windows that keep every monthly index whole, leave one out, or cut into one. */
+    const windows = (): Array<{ from?: string; to?: string }> => {
+      const cut = bounds()[3] as string;
+      return [{}, { from: (spanning[2] as ArticleDetail).id.slice(0, 8) + "000000" }, { from: cut }, { to: cut }];
+    };
+
+    it("describes a story in a window: counts, top publishers, representative, first reporter, newest members", async () => {
+      const storyIds = [
+        storyOf(spanning[0] as ArticleDetail),
+        storyOf(local[0] as ArticleDetail),
+        (articles[7] as ArticleDetail).id,
+      ];
+      for (const window of windows()) {
+        for (const id of storyIds) {
+          for (const [limit, sources] of [
+            [3, 20],
+            [1, 1],
+            [0, 2],
+          ] as const) {
+            expect(await overviewOf(id, window, limit, sources)).toEqual(expectedOverview(id, window, limit, sources));
+          }
+        }
+      }
+      const localStory = expectedOverview(storyOf(local[0] as ArticleDetail), {}, 5, 20);
+      expect(localStory?.representative).not.toBe(localStory?.first_reported);
+      expect((await overviewOf(storyOf(spanning[0] as ArticleDetail), {}, 10, 20))?.outlets).toBe(3);
+      expect(await overviewOf("20991231000000-1", {}, 10, 20)).toBeUndefined();
     });
 
     it("moves articles to the story they were relabelled into, everywhere", async () => {
       const into = storyOf(spanning[0] as ArticleDetail);
       const absorbed = storyOf(local[0] as ArticleDetail);
       await fixture.index.relabel([{ story_id: into, article_ids: local.map((a) => a.id) }]);
+      for (const a of local) a.story_id = into;
       const { sizes } = await fixture.index.storySizes([into, absorbed], undefined);
       expect(sizes.get(into)?.count).toBe(9);
       expect(sizes.get(absorbed)?.count).toBe(0);
@@ -142,6 +271,39 @@ export function describeStoryIndexContract(name: string, create: () => Promise<S
       expect((await fixture.index.matchStories({ filters: {}, newest: 1 })).total).toBe(stories.length);
       const moved = await fixture.index.getArticle((local[1] as ArticleDetail).id);
       expect(moved.status === "found" && moved.article.story_id).toBe(into);
+    });
+
+    it("describes a story after a relabel as its members in every monthly index", async () => {
+      const into = storyOf(spanning[0] as ArticleDetail);
+      for (const window of windows()) {
+        expect(await overviewOf(into, window, 4, 3)).toEqual(expectedOverview(into, window, 4, 3));
+      }
+      // The absorbed story's id leads to the story its articles joined.
+      const absorbed = (await fixture.index.storyOverview((local[0] as ArticleDetail).id, {}, { limit: 1, sources: 1 })).story;
+      expect(absorbed?.story_id).toBe(into);
+      expect(absorbed?.count).toBe(9);
+    });
+
+    it("sizes stories after a relabel as their members count, and moves their newest member with them", async () => {
+      // Two members of the spanning story leave it for a story of their own (the absorbed one's id is free again).
+      const leaving = [spanning[2], spanning[3]] as ArticleDetail[];
+      const own = (leaving[0] as ArticleDetail).id;
+      await fixture.index.relabel([{ story_id: own, article_ids: leaving.map((a) => a.id) }]);
+      for (const a of leaving) a.story_id = own;
+      const ids = [...new Set(articles.map(storyOf))];
+      for (const from of bounds()) {
+        const { sizes } = await fixture.index.storySizes([...ids, storyOf(local[0] as ArticleDetail)], from);
+        for (const id of ids) expect({ id, from, ...sizes.get(id) }).toEqual({ id, from, ...expectedSize(id, from) });
+      }
+      const newest = (id: string): string =>
+        articles
+          .filter((a) => storyOf(a) === id)
+          .map((a) => a.published_at as string)
+          .reduce((x, y) => (y > x ? y : x));
+      const { stories } = await fixture.index.matchStories({ filters: {} });
+      for (const id of [own, storyOf(spanning[0] as ArticleDetail)]) {
+        expect(stories.find((s) => s.story_id === id)?.newest).toBe(newest(id));
+      }
     });
   });
 }

@@ -202,7 +202,7 @@ describe("GET /account", () => {
     expect(archive.body).toMatchObject({ credits_limit: 0, credits_remaining: null, history_days: null, metered_billing: false });
   });
 
-  it("refuses without a key (401), for a suspended tenant (402), and takes no estimate", async () => {
+  it("refuses without a key (401), for a suspended tenant (402), and previews at 0", async () => {
     expect((await call("/account", "nk_wrong")).status).toBe(401);
     const key = await freshKey("to-suspend");
     await server.container.accounts.setSuspended("to-suspend", true);
@@ -212,7 +212,7 @@ describe("GET /account", () => {
     // Suspension is checked before parameters.
     expect((await call("/search?limit=0", key)).status).toBe(402);
     await server.container.accounts.setSuspended("to-suspend", false);
-    expect((await call("/account?estimate=true", key)).body.code).toBe("unknown_parameter");
+    expect((await call("/account?estimate=true", key)).body).toMatchObject({ estimate: true, credits: { min: 0, max: 0 } });
   });
 });
 

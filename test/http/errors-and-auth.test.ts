@@ -1,11 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { expectError } from "../support/expect-error.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
-
-interface ErrorBody {
-  error: string;
-  code: string;
-  detail: string;
-}
 
 let server: TestServer;
 
@@ -16,16 +11,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await server.close();
 });
-
-async function expectError(response: Response, status: number, code: string): Promise<ErrorBody> {
-  expect(response.status).toBe(status);
-  expect(response.headers.get("content-type")).toMatch(/^application\/json/);
-  const body = await json<ErrorBody>(response);
-  expect(body.code).toBe(code);
-  expect(typeof body.error).toBe("string");
-  expect(body.detail.length).toBeGreaterThan(10);
-  return body;
-}
 
 describe("authentication", () => {
   it("answers 401 with a JSON body without a key, on every non-public path", async () => {
@@ -78,8 +63,8 @@ describe("authentication", () => {
     }
   });
 
-  it("answers an unknown path with a valid key as 404 not_found", async () => {
-    await expectError(await server.get("/nope"), 404, "not_found");
+  it("answers an unknown path with a valid key as 400 invalid_parameter, not the id endpoints' 404 not_found", async () => {
+    await expectError(await server.get("/nope"), 400, "invalid_parameter");
   });
 });
 

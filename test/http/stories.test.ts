@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StoryDetail } from "../../src/services/stories/get-story.js";
+import type { StoryDetail } from "../../src/schemas/responses.js";
 import { damageMonthlyIndex } from "../support/damage.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 

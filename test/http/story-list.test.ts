@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { StoriesResponse, StoryItem } from "../../src/services/stories/list-stories.js";
+import type { StoriesResponse, StoryItem } from "../../src/schemas/responses.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 
 // GET /stories over HTTP, on the real 2023-07-02 15:30 batch (and a 2016 one),

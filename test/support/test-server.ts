@@ -13,7 +13,7 @@ import type { Operation } from "../../src/operations/operation.js";
 import { OPERATIONS } from "../../src/operations/registry.js";
 import type { IngestSummary } from "../../src/services/ingest/ingest-service.js";
 import type { Clock } from "../../src/shared/clock.js";
-import { createLogger } from "../../src/shared/logger.js";
+import { createLogger, type Logger } from "../../src/shared/logger.js";
 
 // A real server on loopback: a temporary data dir, the real GKG sample
 // ingested through the real pipeline, a key per requested plan, a free port.
@@ -49,6 +49,8 @@ export interface TestServerOptions {
   operations?: readonly Operation[];
   /** Configuration beyond the temporary data dir and port, e.g. a PostgreSQL control store. */
   config?: ConfigOverrides;
+  /** The server's logger; silent by default (security tests read what it writes). */
+  logger?: Logger;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -63,7 +65,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const app = await buildApp({
     operations: options.operations ?? OPERATIONS,
     deps: container,
-    logger: createLogger("silent"),
+    logger: options.logger ?? createLogger("silent"),
     docsDir: DOCS_DIR,
     adminToken: options.adminToken,
   });

@@ -1,6 +1,7 @@
 import { TIE_GROUP_LIMIT, type CursorPosition } from "../../domain/browse-cursor.js";
 import type { CursorOutcome } from "../../ports/index-backend.js";
-import type { PartitionHit } from "./article-partition.js";
+import type { RankFeatures } from "./bm25.js";
+import type { PartitionHit } from "./partition-search.js";
 import type { Keyset } from "./match-conditions.js";
 
 // One cursor page of a newest-first browse, from candidates merged across
@@ -10,16 +11,16 @@ import type { Keyset } from "./match-conditions.js";
 // descending); the rest of it is skipped, the page goes on with older
 // articles, and the page where the skip happens is marked (`tieGroupCut`).
 
-export type Candidate = PartitionHit & { month: string };
+export type Candidate = PartitionHit & { month: string; features?: RankFeatures };
 
-type Refetch = (keyset: Keyset, k: number) => Candidate[];
+type Refetch = (keyset: Keyset, k: number) => Promise<Candidate[]>;
 
-export function cursorPage(
+export async function cursorPage(
   first: readonly Candidate[],
   limit: number,
   after: CursorPosition | null,
   refetch: Refetch,
-): { page: Candidate[]; outcome: CursorOutcome } {
+): Promise<{ page: Candidate[]; outcome: CursorOutcome }> {
   // One more than the page, to know whether another page exists.
   const wanted = limit + 1;
   const page: Array<Candidate & { served: number }> = [];
@@ -46,7 +47,7 @@ export function cursorPage(
       if (page.length === wanted) break;
     }
     if (page.length === wanted || skipBefore === undefined) break;
-    batch = refetch({ before: skipBefore }, wanted - page.length);
+    batch = await refetch({ before: skipBefore }, wanted - page.length);
   }
   const results = page.slice(0, limit);
   const last = results[results.length - 1];

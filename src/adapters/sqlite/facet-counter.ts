@@ -1,3 +1,5 @@
+import { decodeTerms } from "./term-blob.js";
+
 // Counts facet values from doc values: each matching article's `terms` blob
 // (uint32 term ids, seq * 32 + field code). One pass over the match set counts
 // every requested field at once, into a dense array per field indexed by seq.
@@ -18,7 +20,7 @@ export class FacetCounter {
   }
 
   add(blob: Uint8Array): void {
-    const ids = asUint32(blob);
+    const ids = decodeTerms(blob);
     const counts = this.counts;
     for (let i = 0; i < ids.length; i++) {
       const id = ids[i] as number;
@@ -48,10 +50,4 @@ export class FacetCounter {
     const shown = top.reduce((sum, t) => sum + t.count, 0);
     return { top, otherCount: total - shown, truncated: distinct > depth };
   }
-}
-
-/** A `terms` blob as term ids: a view of it, copied only when the buffer is not 4-byte aligned. */
-export function asUint32(blob: Uint8Array): Uint32Array {
-  if (blob.byteOffset % 4 === 0) return new Uint32Array(blob.buffer, blob.byteOffset, blob.byteLength >>> 2);
-  return new Uint32Array(blob.slice().buffer);
 }

@@ -8,6 +8,15 @@ export function toFtsMatch(query: KeywordQuery): string {
   return query.mustNot.reduce((expr, c) => `${expr} NOT ${clause(c)}`, positive);
 }
 
+/** The phrases a match is scored on, each as an FTS5 expression of its own (those under NOT score nothing). */
+export function scoredPhrases(query: KeywordQuery): string[] {
+  return [...new Set(query.must.flatMap((c) => c.anyOf.map(phrase)))];
+}
+
 function clause(c: Clause): string {
-  return `(${c.anyOf.map((phrase) => `"${phrase.map((w) => w.replaceAll('"', '""')).join(" ")}"`).join(" OR ")})`;
+  return `(${c.anyOf.map(phrase).join(" OR ")})`;
+}
+
+function phrase(words: readonly string[]): string {
+  return `"${words.map((w) => w.replaceAll('"', '""')).join(" ")}"`;
 }

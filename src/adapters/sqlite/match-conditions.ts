@@ -91,3 +91,18 @@ export function and(where: readonly string[]): string {
 export function whereClause(where: readonly string[]): string {
   return where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
 }
+
+/** SQL reading `columns` of every match in an index (`a` is the article row). */
+export function matchSet(search: PartitionSearch, params: Params, columns: string): string {
+  if (search.match !== undefined) {
+    params.match = search.match;
+    const where = conditions(search, params);
+    return `SELECT ${columns} FROM articles_fts JOIN articles a ON a.rowid = articles_fts.rowid WHERE articles_fts MATCH @match${and(where)}`;
+  }
+  if (search.terms.length > 0) {
+    const where = conditions(search, params, { driver: 0 });
+    return `SELECT ${columns} FROM postings d CROSS JOIN articles a ON a.rowid = d.article WHERE d.term = @t0${and(where)}`;
+  }
+  const where = conditions(search, params);
+  return `SELECT ${columns} FROM articles a INDEXED BY articles_recent ${whereClause(where)}`;
+}

@@ -8,6 +8,14 @@ import { join } from "node:path";
 
 const NAME = "catalog.json";
 
+/** A monthly index's file name: `articles-YYYYMM.db`. */
+export const PARTITION_FILE = /^articles-(\d{6})\.db$/;
+
+/** The file of month `YYYYMM` in the index directory `dir`. */
+export function partitionPath(dir: string, month: string): string {
+  return join(dir, `articles-${month}.db`);
+}
+
 export class PartitionCatalog {
   private readonly path: string;
   private cached: { mtimeMs: number; months: string[] } | undefined;

@@ -12,8 +12,14 @@
 //              in a dense array indexed by seq
 //   postings   (term, article): the inverted index filters are driven by
 //   articles_fts  FTS5 over titles and entity names, ranked with BM25
+//   stories, story_sources, story_headlines
+//              story sizes kept as articles are written and relabelled, so a
+//              listing by size reads one row per story, never its members: per
+//              story (its story_id term, whose `docs` is its article count
+//              here) the distinct publishers, its newest member, and how many
+//              members carry each publisher and each normalised headline
 
-export const SCHEMA_VERSION = "2";
+export const SCHEMA_VERSION = "3";
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -42,6 +48,23 @@ CREATE TABLE IF NOT EXISTS postings (
   term INTEGER NOT NULL,
   article INTEGER NOT NULL,
   PRIMARY KEY (term, article)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS stories (
+  story INTEGER PRIMARY KEY,
+  outlets INTEGER NOT NULL,
+  newest TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS story_sources (
+  story INTEGER NOT NULL,
+  source INTEGER NOT NULL,
+  articles INTEGER NOT NULL,
+  PRIMARY KEY (story, source)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS story_headlines (
+  story INTEGER NOT NULL,
+  headline TEXT NOT NULL,
+  articles INTEGER NOT NULL,
+  PRIMARY KEY (story, headline)
 ) WITHOUT ROWID;
 -- Contentless: the text lives in docs; the FTS index keeps only postings.
 CREATE VIRTUAL TABLE IF NOT EXISTS articles_fts USING fts5(

@@ -1,5 +1,6 @@
 import type { ArticleDetail } from "../../domain/article.js";
 import { filterValuesOf, foldValue } from "../../domain/filter-fields.js";
+import { headlineKey } from "../../domain/stories/headline-key.js";
 
 // An article as the index writes it: serialised, its filter values folded,
 // its FTS text assembled. Prepared on the ingest thread, so the writer thread
@@ -14,6 +15,8 @@ export interface PreparedArticle {
   publisher_country: string | null;
   language: string | null;
   title: string;
+  /** The normalised headline its story's representative is chosen by; null without a title. */
+  headline: string | null;
   /** Persons, organizations and other names, once each: the FTS `entities` column. */
   entities: string;
   /** The article as JSON: what /doc and search results return. */
@@ -34,6 +37,7 @@ export function prepareArticle(a: ArticleDetail): PreparedArticle {
     publisher_country: folded(a.publisher_country),
     language: folded(a.language),
     title: a.title ?? "",
+    headline: headlineKey(a.title, a.source),
     entities: entityText(a),
     doc: JSON.stringify(a),
     codes: Uint8Array.from(values, (v) => v.code),

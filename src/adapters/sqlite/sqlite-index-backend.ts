@@ -1,4 +1,5 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import type { ArticleDetail } from "../../domain/article.js";
 import { mergeFacets, shardSize, type Facet, type PartitionFacet } from "../../domain/facets.js";
@@ -15,37 +16,46 @@ import type {
 import type {
   StoryIndex,
   StoryMatch,
+  StoryLookup,
   StoryMatches,
-  StoryMembers,
+  StoryMember,
+  StoryOverview,
   StoryQuery,
   StoryRelabel,
+  StorySize,
   StorySizes,
 } from "../../ports/story-index.js";
+import { headlineKey } from "../../domain/stories/headline-key.js";
 import { monthOf, toStamp } from "../../shared/timestamps.js";
-import { ArticlePartition, type PartitionHit, type StoryMatchRow, type StoryMemberRow } from "./article-partition.js";
 import { cursorPage, type Candidate } from "./cursor-page.js";
+import { closeQuietly } from "./article-partition.js";
+import { bm25, sumStats, type RankFeatures, type RankStats } from "./bm25.js";
+import { scoredPhrases, toFtsMatch } from "./fts-match.js";
+import type { Keyset } from "./match-conditions.js";
 import { mergeSorted } from "./merge-sorted.js";
-import { toFtsMatch } from "./fts-match.js";
 import { openForWrite } from "./open-for-write.js";
-import type { Keyset, PartitionSearch } from "./match-conditions.js";
-import { PartitionCatalog } from "./partition-catalog.js";
+import { PARTITION_FILE, PartitionCatalog, partitionPath } from "./partition-catalog.js";
+import type { QueryArgs } from "./partition-reads.js";
+import type { PartitionHit } from "./partition-search.js";
+import type { StoryMatchRow } from "./partition-stories.js";
+import { unreadable, walkPartitions, type Walk } from "./partition-walker.js";
+import type { PartitionWriter } from "./partition-writer.js";
 import { prepareArticle } from "./prepared-article.js";
+import { NOT_STARTED, ReadPool, type Lane } from "./read-pool.js";
+import type { MemberFields, StoryMonthOverview } from "./story-overview.js";
 import { WriterThread } from "./writer-thread.js";
 
 // The embedded index: one SQLite file per calendar month of `collected_at`
-// under <dataDir>/index. A query fans out to every partition that can hold a
-// match, newest first, and merges: each partition returns lightweight
+// under <dataDir>/index. A query walks every partition that can hold a match
+// (partition-walker.ts), reading them on the read pool's threads
+// (read-pool.ts), and merges here: each partition returns lightweight
 // candidates (id, published_at, score), and documents are loaded only for the
 // page returned. A partition that cannot be read is reported, not fatal.
 
-const FILE = /^articles-(\d{6})\.db$/;
-
-/** A partition taking part in a query, with the query compiled for it. */
-export interface Participant {
-  month: string;
-  partition: ArticlePartition;
-  search: PartitionSearch;
-}
+/** Members whose documents are read at a time while looking for a story's representative. */
+const REPRESENTATIVE_BATCH = 16;
+/** Candidates a keyword search reads from each index beyond twice the page (see bm25.ts). */
+const RANK_MARGIN = 10;
 
 export interface SqliteIndexOptions {
   /**
@@ -53,12 +63,16 @@ export interface SqliteIndexOptions {
    * batch while the last one is written; false writes on the calling thread.
    */
   writerThread?: boolean;
+  /** Read threads per lane (read-pool.ts); by default as many heavy ones as cores (at most 4), and one light one. */
+  readThreads?: Record<Lane, number>;
 }
 
 export class SqliteIndexBackend implements IndexBackend, StoryIndex {
   private readonly dir: string;
   private readonly catalog: PartitionCatalog;
-  private readonly open = new Map<string, ArticlePartition>();
+  private readonly pool: ReadPool;
+  /** Open write connections, when writes run on this thread. */
+  private readonly writers = new Map<string, PartitionWriter>();
   private readonly writer: WriterThread | undefined;
   private listed: { mtimeMs: number; months: string[] } | undefined;
 
@@ -67,6 +81,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     mkdirSync(this.dir, { recursive: true });
     this.catalog = new PartitionCatalog(this.dir);
     if (options.writerThread ?? true) this.writer = new WriterThread();
+    this.pool = new ReadPool(this.dir, options.readThreads ?? { heavy: Math.min(4, availableParallelism()), light: 1 });
   }
 
   async write(articles: readonly ArticleDetail[]): Promise<WriteResult> {
@@ -85,59 +100,89 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
         inserted += await this.writer.write(month, path, batch.map(prepareArticle));
         if (isNew) this.catalog.add(month);
       } else {
-        inserted += this.partition(month, true).write(batch.map(prepareArticle));
+        inserted += this.writerOf(month).write(batch.map(prepareArticle));
       }
     }
     return { inserted, unchanged: articles.length - inserted };
   }
 
   async search(query: ArticleQuery): Promise<SearchResult> {
-    const started = performance.now();
+    const startedMs = Date.now();
     const match = query.keywords ? toFtsMatch(query.keywords) : undefined;
     const cursorMode = query.cursor !== undefined && match === undefined;
     const after = query.cursor?.after ?? null;
+    const keyset = after && cursorMode ? { published_at: after.published_at, id: after.id } : undefined;
     const n = cursorMode ? query.limit + 1 : query.offset + query.limit;
+    const phrases = query.keywords ? scoredPhrases(query.keywords) : undefined;
+    // A keyword search keeps more than the page from each index: corpus-wide scores reorder them (bm25.ts).
+    const fetched = phrases ? n * 2 + RANK_MARGIN : n;
     const facetCodes = (query.facets?.fields ?? []).map((f) => FILTER_FIELDS[f].code);
-    const depth = shardSize(query.facets?.limit ?? 10);
+    const facets = facetCodes.length > 0 ? { codes: facetCodes, depth: shardSize(query.facets?.limit ?? 10) } : undefined;
+    const args: QueryArgs = match === undefined ? { filters: query.filters } : { filters: query.filters, match };
+    // A browse page is a light read; ranking every keyword match or counting facets is heavy.
+    const lane: Lane = match === undefined && facets === undefined ? "light" : "heavy";
+    const options = { lane, budgetMs: query.budgetMs, startedMs };
 
-    const participants: Participant[] = [];
+    const participants: string[] = [];
     const lists: Candidate[][] = [];
-    const facetParts = new Map<number, PartitionFacet[]>(facetCodes.map((code) => [code, []]));
+    const facetParts: Array<[string, Map<number, PartitionFacet>]> = [];
+    const rankings: RankStats[] = [];
     let total = 0;
-
-    const { read, failed } = this.eachPartition(query, match, started, (month, partition, search) => {
-      if (facetCodes.length > 0) {
-        // One pass over the match set counts the facets and the total together.
-        const counted = partition.facets(search, facetCodes, depth);
-        total += counted.total;
-        for (const [code, facet] of counted.facets) facetParts.get(code)?.push(facet);
-      } else {
-        total += partition.total(search);
-      }
-      // A browse reads partitions newest first: one whose newest article is older than the
-      // n-th candidate found so far cannot place any on the page.
-      const floor = match === undefined ? nthPublished(lists, n) : undefined;
-      if (floor === undefined || search.newest >= floor) {
-        const keyset = after ? { published_at: after.published_at, id: after.id } : undefined;
-        lists.push(tagged(partition.candidates(search, n, cursorMode ? keyset : undefined), month));
-      }
-      participants.push({ month, partition, search });
-    });
+    const months = this.monthsFor(query);
+    const [walk] = await Promise.all([
+      walkPartitions(
+        this.pool,
+        months,
+        options,
+        (month, deadline) => ({
+          job: "search",
+          month,
+          args: {
+            ...args,
+            n: fetched,
+            ...(phrases ? { phrases } : {}),
+            ...(keyset ? { keyset } : {}),
+            ...(facets ? { facets } : {}),
+            // A browse: an index whose newest article is older than the n-th candidate found so far cannot place any
+            // on the page.
+            ...(match === undefined ? { floor: nthPublished(lists, n) } : {}),
+            ...(deadline === undefined ? {} : { deadline }),
+          },
+        }),
+        (month, part) => {
+          total += part.total;
+          if (part.facets) facetParts.push([month, part.facets]);
+          if (part.hits) lists.push(tagged(part.hits, month, part.features));
+          if (part.matched) participants.push(month);
+          if (part.ranking) rankings.push(part.ranking);
+        },
+      ),
+      phrases ? this.otherStats(months, phrases, rankings) : undefined,
+    ]);
 
     const ranked = match !== undefined;
+    if (phrases) {
+      const corpus = sumStats(rankings, phrases.length);
+      for (const list of lists) {
+        for (const hit of list) if (hit.features) hit.score = bm25(hit.features, corpus);
+        list.sort(byScore);
+      }
+    }
     // Each list is in the merged order already (partitions rank with the same tie-breaks).
-    const candidates = mergeSorted(lists, ranked ? byScore : byRecency, n);
+    const merged = mergeSorted(lists, ranked ? byScore : byRecency, n);
     let page: Candidate[];
     let cursor: SearchResult["cursor"];
     if (cursorMode) {
-      const outcome = cursorPage(candidates, query.limit, after, (keyset, k) => this.refetch(participants, keyset, k, failed));
+      const outcome = await cursorPage(merged, query.limit, after, (resume, k) =>
+        this.refetch(participants, args, resume, k, walk),
+      );
       page = outcome.page;
       cursor = outcome.outcome;
     } else {
-      page = candidates.slice(query.offset, n);
+      page = merged.slice(query.offset, n);
     }
 
-    const docs = this.loadDocs(page, failed);
+    const docs = await this.loadDocs(page, walk);
     const hits: SearchHit[] = [];
     for (const candidate of page) {
       const doc = docs.get(candidate.id);
@@ -147,70 +192,54 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
       hits.push(hit);
     }
 
-    const result: SearchResult = {
-      hits,
-      total,
-      partitionsRead: read.filter((m) => !failed.some((f) => f.partition === m)),
-      partitionsFailed: failed,
-    };
+    const result: SearchResult = { hits, total, partitionsRead: readOf(walk), partitionsFailed: walk.failed };
     if (query.facets) {
-      const facets: Partial<Record<FilterField, Facet>> = {};
+      // Merged in month order, newest first, whatever order the months were read in.
+      const parts = facetParts.sort((a, b) => (a[0] < b[0] ? 1 : -1)).map(([, part]) => part);
+      const merged: Partial<Record<FilterField, Facet>> = {};
       for (const field of query.facets.fields) {
-        facets[field] = mergeFacets(facetParts.get(FILTER_FIELDS[field].code) ?? [], query.facets.limit);
+        const code = FILTER_FIELDS[field].code;
+        merged[field] = mergeFacets(
+          parts.flatMap((part) => part.get(code) ?? []),
+          query.facets.limit,
+        );
       }
-      result.facets = facets;
+      result.facets = merged;
     }
     if (cursor) result.cursor = cursor;
     return result;
   }
 
   /**
-   * Visits every monthly index the query can reach that can hold a match,
-   * newest first. One not started within the query's budget is left unread
-   * (`timed_out`); one that cannot be read is `unreadable`.
+   * The ranking statistics of the monthly indexes a keyword search does not read: corpus-wide scores count every
+   * index. One that cannot be read counts for nothing (the search's coverage is about the indexes it reads).
    */
-  private eachPartition(
-    query: Pick<ArticleQuery, "filters" | "budgetMs">,
-    match: string | undefined,
-    startedMs: number,
-    visit: (month: string, partition: ArticlePartition, search: PartitionSearch) => void,
-  ): { read: string[]; failed: PartitionFailure[] } {
-    const read: string[] = [];
-    const failed: PartitionFailure[] = [];
-    for (const month of this.monthsFor(query)) {
-      const spent = performance.now() - startedMs;
-      if (query.budgetMs !== undefined && read.length + failed.length > 0 && spent > query.budgetMs) {
-        failed.push({ partition: month, kind: "timed_out", reason: `not read: the query's ${query.budgetMs} ms budget ran out` });
-        continue;
-      }
-      try {
-        const partition = this.partition(month, false);
-        const search = compile(partition, query, match);
-        if (search !== null) visit(month, partition, search);
-        read.push(month);
-      } catch (error) {
-        this.fail(month, error, failed);
-      }
-    }
-    return { read, failed };
+  private async otherStats(read: readonly string[], phrases: string[], rankings: RankStats[]): Promise<void> {
+    await walkPartitions(
+      this.pool,
+      this.months().filter((m) => !read.includes(m)),
+      { lane: "heavy", startedMs: Date.now() },
+      (month) => ({ job: "rankStats", month, args: { phrases } }),
+      (_month, stats) => rankings.push(stats),
+    );
   }
 
-  /** Candidates after `keyset` from every participant, merged newest first. */
-  private refetch(participants: Participant[], keyset: Keyset, k: number, failed: PartitionFailure[]): Candidate[] {
+  /** Candidates after `keyset` from every index that matched, merged newest first. */
+  private async refetch(months: string[], args: QueryArgs, keyset: Keyset, k: number, walk: Walk): Promise<Candidate[]> {
     const lists: Candidate[][] = [];
-    for (const p of participants) {
-      if (failed.some((f) => f.partition === p.month)) continue;
-      try {
-        lists.push(tagged(p.partition.candidates(p.search, k, keyset), p.month));
-      } catch (error) {
-        this.fail(p.month, error, failed);
-      }
-    }
+    const again = await walkPartitions(
+      this.pool,
+      months.filter((m) => !walk.failed.some((f) => f.partition === m)),
+      { lane: "light", startedMs: Date.now() },
+      (month) => ({ job: "candidates", month, args: { ...args, n: k, keyset } }),
+      (month, hits) => lists.push(tagged(hits, month)),
+    );
+    absorb(walk, again);
     return mergeSorted(lists, byRecency, k);
   }
 
   /** Loads the documents of the page from the partitions that ranked them. */
-  private loadDocs(page: ReadonlyArray<{ id: string; month: string }>, failed: PartitionFailure[]): Map<string, string> {
+  private async loadDocs(page: ReadonlyArray<{ id: string; month: string }>, walk: Walk): Promise<Map<string, string>> {
     const byMonth = new Map<string, string[]>();
     for (const hit of page) {
       let ids = byMonth.get(hit.month);
@@ -218,82 +247,150 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
       ids.push(hit.id);
     }
     const docs = new Map<string, string>();
-    for (const [month, ids] of byMonth) {
-      try {
-        for (const [id, doc] of this.partition(month, false).getDocs(ids)) docs.set(id, doc);
-      } catch (error) {
-        this.fail(month, error, failed);
-      }
-    }
+    const loaded = await walkPartitions(
+      this.pool,
+      [...byMonth.keys()],
+      { lane: "light", startedMs: Date.now() },
+      (month) => ({ job: "docs", month, args: { ids: byMonth.get(month) ?? [] } }),
+      (_month, found) => {
+        for (const [id, doc] of found) docs.set(id, doc);
+      },
+    );
+    absorb(walk, loaded);
     return docs;
   }
 
-  private fail(month: string, error: unknown, failed: PartitionFailure[]): void {
-    this.forget(month);
-    if (failed.some((f) => f.partition === month)) return;
-    failed.push({ partition: month, kind: "unreadable", reason: error instanceof Error ? error.message : String(error) });
-  }
-
   /**
-   * The members of a story within a window (ports/story-index.ts): every
-   * member, newest first, and the full documents of the newest `limit`. An
-   * article id given in place of a story id resolves to that article's story
-   * (a story absorbed by a merge lives on in the merged one).
+   * One story within a window (ports/story-index.ts). Its members are read as
+   * narrow rows, its counts per publisher and headline come from each monthly
+   * index's story tables, and documents are read only for the representative,
+   * the first reporter and the newest `limit` members. An article id given in
+   * place of a story id resolves to that article's story (a story absorbed by
+   * a merge lives on in the merged one).
    */
-  async storyMembers(
+  async storyOverview(
     storyId: string,
     window: { from?: string | undefined; to?: string | undefined },
-    limit: number,
-  ): Promise<StoryMembers> {
-    const found = this.membersOf(storyId, window);
-    if (found.members.length === 0 && /^\d{14}/.test(storyId)) {
-      const current = this.storyOfArticle(storyId);
-      if (current !== undefined && current !== storyId) return this.storyMembers(current, window, limit);
-    }
-    found.members.sort(byRecency);
-    const page = found.members.slice(0, limit);
-    const docs = this.loadDocs(page, found.partitionsFailed);
-    const listed = page.flatMap((m) => {
-      const doc = docs.get(m.id);
-      return doc === undefined ? [] : [JSON.parse(doc) as ArticleDetail];
-    });
-    return {
-      members: found.members.map(({ month: _month, ...member }) => member),
-      listed,
-      partitionsRead: found.partitionsRead.filter((m) => !found.partitionsFailed.some((f) => f.partition === m)),
-      partitionsFailed: found.partitionsFailed,
-    };
-  }
-
-  private membersOf(
-    storyId: string,
-    window: { from?: string | undefined; to?: string | undefined },
-  ): { members: Array<StoryMemberRow & { month: string }>; partitionsRead: string[]; partitionsFailed: PartitionFailure[] } {
-    const members: Array<StoryMemberRow & { month: string }> = [];
-    const partitionsRead: string[] = [];
-    const partitionsFailed: PartitionFailure[] = [];
+    options: { limit: number; sources: number },
+  ): Promise<StoryLookup> {
+    const parts: Array<{ month: string; overview: StoryMonthOverview }> = [];
     // A story's id is its earliest member's, so no member was collected in a month before the id's.
     const first = /^\d{14}/.test(storyId) ? monthOf(storyId) : "";
     const months = this.months().filter((m) => m >= first && (window.from === undefined || monthEndPlusSkew(m) >= window.from));
-    for (const month of months) {
-      try {
-        for (const member of this.partition(month, false).storyMembers(storyId, window.from, window.to))
-          members.push({ ...member, month });
-        partitionsRead.push(month);
-      } catch (error) {
-        this.fail(month, error, partitionsFailed);
+    const span = { ...(window.from ? { from: window.from } : {}), ...(window.to ? { to: window.to } : {}) };
+    const walk = await walkPartitions(
+      this.pool,
+      months,
+      { lane: "light", startedMs: Date.now() },
+      (month) => ({ job: "storyOverview", month, args: { storyId, ...span } }),
+      (month, overview) => {
+        if (overview !== undefined) parts.push({ month, overview });
+      },
+    );
+    if (parts.length === 0 && /^\d{14}/.test(storyId)) {
+      const current = await this.storyOfArticle(storyId);
+      if (current !== undefined && current !== storyId) return this.storyOverview(current, window, options);
+    }
+    const lookup = (story: StoryOverview | undefined): StoryLookup => ({
+      story,
+      partitionsRead: readOf(walk),
+      partitionsFailed: walk.failed,
+    });
+    if (parts.length === 0) return lookup(undefined);
+
+    const members = parts.flatMap(({ month, overview }) =>
+      overview.members.map(([rowid, id, published_at]) => ({ month, rowid, id, published_at })),
+    );
+    // Each monthly index lists its members earliest first; only a story in several needs them merged.
+    if (parts.length > 1) members.sort((a, b) => -byRecency(a, b));
+    const sources = new Map<string, { value: string; articles: number }>();
+    const headlines = new Map<string, number>();
+    for (const { overview } of parts) {
+      for (const { key, value, articles } of overview.sources) {
+        const seen = sources.get(key);
+        if (seen) seen.articles += articles;
+        else sources.set(key, { value, articles });
+      }
+      for (const { headline, articles } of overview.headlines) headlines.set(headline, (headlines.get(headline) ?? 0) + articles);
+    }
+    const most = Math.max(0, ...headlines.values());
+    const shared = new Set([...headlines].flatMap(([headline, n]) => (n === most ? [headline] : [])));
+
+    // The representative is the earliest member with a most shared headline: read documents earliest first until it is met.
+    let firstReported: StoryMember | undefined;
+    let representative: StoryMember | undefined;
+    for (let at = 0; representative === undefined && at < members.length; at += REPRESENTATIVE_BATCH) {
+      const batch = members.slice(at, at + REPRESENTATIVE_BATCH);
+      const fields = await this.memberFields(batch, walk);
+      for (const m of batch) {
+        const f = fields.get(m.id);
+        if (f === undefined) continue;
+        const member: StoryMember = { id: m.id, title: f.title, url: f.url, source: f.source, published_at: m.published_at };
+        firstReported ??= member;
+        const headline = headlineKey(f.title, f.source);
+        if (shared.size === 0 || (headline !== null && shared.has(headline))) {
+          representative = member;
+          break;
+        }
       }
     }
-    return { members, partitionsRead, partitionsFailed };
+    if (firstReported === undefined) return lookup(undefined);
+
+    const newest = members.slice(Math.max(0, members.length - options.limit)).reverse();
+    const docs = await this.loadDocs(newest, walk);
+    const listed = newest.flatMap((m) => {
+      const doc = docs.get(m.id);
+      return doc === undefined ? [] : [JSON.parse(doc) as ArticleDetail];
+    });
+    return lookup({
+      story_id: storyId,
+      count: members.length,
+      outlets: sources.size,
+      sources: [...sources.entries()]
+        .sort(([ka, a], [kb, b]) => b.articles - a.articles || (ka < kb ? -1 : ka > kb ? 1 : 0))
+        .slice(0, options.sources)
+        .map(([, s]) => s.value),
+      representative: representative ?? firstReported,
+      first_reported: firstReported,
+      listed,
+    });
   }
 
-  private storyOfArticle(articleId: string): string | undefined {
+  /** Title, url and publisher of the given members, by article id. */
+  private async memberFields(
+    members: ReadonlyArray<{ month: string; rowid: number; id: string }>,
+    walk: Walk,
+  ): Promise<Map<string, MemberFields>> {
+    const byMonth = new Map<string, Array<{ rowid: number; id: string }>>();
+    for (const m of members) {
+      let rows = byMonth.get(m.month);
+      if (!rows) byMonth.set(m.month, (rows = []));
+      rows.push(m);
+    }
+    const fields = new Map<string, MemberFields>();
+    const read = await walkPartitions(
+      this.pool,
+      [...byMonth.keys()],
+      { lane: "light", startedMs: Date.now() },
+      (month) => ({ job: "memberFields", month, args: { rowids: (byMonth.get(month) ?? []).map((m) => m.rowid) } }),
+      (month, found) => {
+        for (const m of byMonth.get(month) ?? []) {
+          const f = found.get(m.rowid);
+          if (f) fields.set(m.id, f);
+        }
+      },
+    );
+    absorb(walk, read);
+    return fields;
+  }
+
+  private async storyOfArticle(articleId: string): Promise<string | undefined> {
     const month = monthOf(articleId);
     if (!existsSync(this.pathOf(month))) return undefined;
     try {
-      return this.partition(month, false).storyOf(articleId);
+      const story = await this.pool.run("light", { job: "storyOf", month, args: { articleId } });
+      return story === NOT_STARTED ? undefined : story;
     } catch {
-      this.forget(month);
       return undefined;
     }
   }
@@ -304,8 +401,9 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
    * a search reads them.
    */
   async matchStories(query: StoryQuery): Promise<StoryMatches> {
-    const started = performance.now();
     const match = query.keywords ? toFtsMatch(query.keywords) : undefined;
+    const args: QueryArgs = match === undefined ? { filters: query.filters } : { filters: query.filters, match };
+    const options = { lane: "heavy" as const, budgetMs: query.budgetMs, startedMs: Date.now() };
     const stories = new Map<string, StoryMatch>();
     // Stories matched outside those kept: a browse of a whole monthly index keeps only its newest (see newestStories).
     const others = new Set<string>();
@@ -317,48 +415,95 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
         if (found.score !== undefined && (seen.score === undefined || found.score > seen.score)) seen.score = found.score;
       }
     };
-    const { read, failed } = this.eachPartition(query, match, started, (_month, partition, search) => {
-      // A story among a monthly index's n newest is found whole: every story of the n newest overall is among the n
-      // newest of the index holding its newest match.
-      const browsed = query.newest === undefined ? undefined : partition.newestStories(search, query.newest);
-      if (browsed === undefined) {
-        for (const [story_id, found] of partition.storyMatches(search)) keep(story_id, found);
-        return;
-      }
-      for (const [story_id, found] of browsed.newest) keep(story_id, found);
-      for (const story_id of browsed.all) others.add(story_id);
-    });
+    const newest = query.newest === undefined ? {} : { newest: query.newest };
+    const walk = await walkPartitions(
+      this.pool,
+      this.monthsFor(query),
+      options,
+      (month, deadline) => ({
+        job: "storyMatches",
+        month,
+        args: { ...args, ...newest, ...(deadline === undefined ? {} : { deadline }) },
+      }),
+      (_month, part) => {
+        for (const [story_id, found] of part.stories) keep(story_id, found);
+        for (const story_id of part.all ?? []) others.add(story_id);
+      },
+    );
     for (const story_id of stories.keys()) others.delete(story_id);
     return {
       stories: [...stories.values()],
       total: stories.size + others.size,
-      partitionsRead: read,
-      partitionsFailed: failed,
+      partitionsRead: walk.read,
+      partitionsFailed: walk.failed,
     };
   }
 
+  /**
+   * Members and outlets of each story, from the sizes each monthly index keeps
+   * at write time. A monthly index that `from` cuts into counts the members at
+   * or after `from` instead. Outlets are exact: a story found in more than one
+   * monthly index counts the union of their publishers, since an outlet can
+   * cover it in both.
+   */
   async storySizes(storyIds: readonly string[], from: string | undefined): Promise<StorySizes> {
-    const sizes: StorySizes["sizes"] = new Map(storyIds.map((id) => [id, { count: 0, sources: new Set<string>() }]));
-    const read: string[] = [];
-    const failed: PartitionFailure[] = [];
-    if (storyIds.length === 0) return { sizes, partitionsRead: read, partitionsFailed: failed };
+    const sizes: StorySizes["sizes"] = new Map(storyIds.map((id) => [id, { count: 0, outlets: 0 }]));
+    if (storyIds.length === 0) return { sizes, partitionsRead: [], partitionsFailed: [] };
+    const ids = [...sizes.keys()];
+    const parts = new Map<string, StoryPart[]>();
     // A story's id is its earliest member's, so no member was collected in a month before the earliest id's.
-    const first = monthOf(storyIds.reduce((a, b) => (b < a ? b : a)));
+    const first = monthOf(ids.reduce((a, b) => (b < a ? b : a)));
     const months = this.months().filter((m) => m >= first && (from === undefined || monthEndPlusSkew(m) >= from));
-    for (const month of months) {
-      try {
-        for (const { story, source } of this.partition(month, false).storySources(storyIds, from)) {
-          const size = sizes.get(story);
-          if (size === undefined) continue;
-          size.count++;
-          if (source !== null) size.sources.add(source);
+    const walk = await walkPartitions(
+      this.pool,
+      months,
+      { lane: "heavy", startedMs: Date.now() },
+      (month) => ({ job: "storySizes", month, args: { storyIds: ids, ...(from ? { from } : {}) } }),
+      (month, part) => {
+        for (const { story, count, outlets, sources } of part.rows) {
+          if (!sizes.has(story)) continue;
+          const found: StoryPart = { month, count, outlets };
+          if (sources) found.sources = new Set(sources);
+          const seen = parts.get(story);
+          if (seen === undefined) parts.set(story, [found]);
+          else seen.push(found);
         }
-        read.push(month);
-      } catch (error) {
-        this.fail(month, error, failed);
+      },
+    );
+    await this.unionSources(parts, walk);
+    for (const [story, found] of parts) {
+      const size = sizes.get(story) as StorySize;
+      size.count = found.reduce((sum, p) => sum + p.count, 0);
+      if (found.length === 1) size.outlets = (found[0] as StoryPart).outlets;
+      else size.outlets = new Set(found.flatMap((p) => [...(p.sources ?? [])])).size;
+    }
+    return { sizes, partitionsRead: readOf(walk), partitionsFailed: walk.failed };
+  }
+
+  /** Reads the publishers of each story part that has only their count, for stories found in several monthly indexes. */
+  private async unionSources(parts: ReadonlyMap<string, StoryPart[]>, walk: Walk): Promise<void> {
+    const byMonth = new Map<string, Map<string, StoryPart>>();
+    for (const [story, found] of parts) {
+      if (found.length < 2) continue;
+      for (const part of found) {
+        if (part.sources !== undefined) continue;
+        part.sources = new Set();
+        let stories = byMonth.get(part.month);
+        if (!stories) byMonth.set(part.month, (stories = new Map()));
+        stories.set(story, part);
       }
     }
-    return { sizes, partitionsRead: read, partitionsFailed: failed };
+    const read = await walkPartitions(
+      this.pool,
+      [...byMonth.keys()],
+      { lane: "heavy", startedMs: Date.now() },
+      (month) => ({ job: "storySourceKeys", month, args: { storyIds: [...(byMonth.get(month)?.keys() ?? [])] } }),
+      (month, rows) => {
+        const stories = byMonth.get(month);
+        for (const { story, source } of rows) stories?.get(story)?.sources?.add(source);
+      },
+    );
+    absorb(walk, read);
   }
 
   /** Moves articles to the story clustering put them in; each month's changes in one transaction. */
@@ -372,7 +517,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
       for (const [month, ids] of byMonth) {
         if (!existsSync(this.pathOf(month))) continue;
         if (this.writer) await this.writer.relabel(month, this.pathOf(month), change.story_id, ids);
-        else this.partition(month, true).relabel(change.story_id, ids);
+        else this.writerOf(month).relabel(change.story_id, ids);
       }
     }
   }
@@ -387,29 +532,32 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
         : { status: "absent" };
     }
     try {
-      const doc = this.partition(month, false).getDoc(id);
-      return doc === undefined ? { status: "absent" } : { status: "found", article: JSON.parse(doc) as ArticleDetail };
+      const doc = await this.pool.run("light", { job: "doc", month, args: { id } });
+      if (doc === NOT_STARTED || doc === undefined) return { status: "absent" };
+      return { status: "found", article: JSON.parse(doc) as ArticleDetail };
     } catch (error) {
-      this.forget(month);
-      return { status: "unavailable", reason: error instanceof Error ? error.message : String(error) };
+      return { status: "unavailable", reason: unreadable(month, error).reason };
     }
   }
 
   async count(): Promise<number> {
     let total = 0;
-    for (const month of this.months()) {
-      try {
-        total += this.partition(month, false).count();
-      } catch {
-        this.forget(month);
-      }
-    }
+    await walkPartitions(
+      this.pool,
+      this.months(),
+      { lane: "light", startedMs: Date.now() },
+      (month) => ({ job: "count", month, args: {} }),
+      (_month, count) => {
+        total += count;
+      },
+    );
     return total;
   }
 
   async close(): Promise<void> {
     await this.writer?.close();
-    for (const month of [...this.open.keys()]) this.forget(month);
+    await this.pool.close();
+    for (const month of [...this.writers.keys()]) this.forget(month);
   }
 
   /**
@@ -423,7 +571,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     if (this.listed?.mtimeMs !== mtimeMs) {
       const onDisk: string[] = [];
       for (const name of readdirSync(this.dir)) {
-        const m = FILE.exec(name);
+        const m = PARTITION_FILE.exec(name);
         if (m?.[1]) onDisk.push(m[1]);
       }
       this.listed = { mtimeMs, months: onDisk };
@@ -442,53 +590,47 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     return this.months().filter((month) => monthEndPlusSkew(month) >= from);
   }
 
-  private partition(month: string, create: boolean): ArticlePartition {
-    let partition = this.open.get(month);
-    if (!partition) {
+  /** Writes on this thread: one write connection per month, kept open. */
+  private writerOf(month: string): PartitionWriter {
+    let writer = this.writers.get(month);
+    if (!writer) {
       const path = this.pathOf(month);
-      const isNew = create && !existsSync(path);
-      partition = create ? openForWrite(month, path) : new ArticlePartition(month, path, { create: false });
-      this.open.set(month, partition);
+      const isNew = !existsSync(path);
+      writer = openForWrite(month, path);
+      this.writers.set(month, writer);
       if (isNew) this.catalog.add(month);
     }
-    return partition;
+    return writer;
   }
 
   private forget(month: string): void {
-    const partition = this.open.get(month);
-    this.open.delete(month);
-    try {
-      partition?.close();
-    } catch {
-      // A handle that failed to read may also fail to close; it is dropped either way.
-    }
+    closeQuietly(this.writers.get(month));
+    this.writers.delete(month);
   }
 
   private pathOf(month: string): string {
-    return join(this.dir, `articles-${month}.db`);
+    return partitionPath(this.dir, month);
   }
 }
 
-/**
- * The query as one partition runs it: filters resolved to its terms, the window
- * kept only where it cuts into the partition. Null when nothing here can match.
- */
-function compile(
-  partition: ArticlePartition,
-  query: Pick<ArticleQuery, "filters">,
-  match: string | undefined,
-): PartitionSearch | null {
-  const { count, bounds } = partition.stats();
-  if (bounds === undefined) return null;
-  const { from, to } = query.filters;
-  if ((from !== undefined && from > bounds.newest) || (to !== undefined && to < bounds.oldest)) return null;
-  const terms = partition.resolve(query.filters);
-  if (terms === null) return null;
-  const search: PartitionSearch = { terms, articles: count, newest: bounds.newest };
-  if (match !== undefined) search.match = match;
-  if (from !== undefined && from > bounds.oldest) search.from = from;
-  if (to !== undefined && to < bounds.newest) search.to = to;
-  return search;
+/** Indexes read in full, less those a later read of the same query (documents, a further page) failed on. */
+function readOf(walk: Walk): string[] {
+  return walk.read.filter((m) => !walk.failed.some((f) => f.partition === m));
+}
+
+/** A story's members in one monthly index; `sources` (folded publishers) when read. */
+interface StoryPart {
+  month: string;
+  count: number;
+  outlets: number;
+  sources?: Set<string>;
+}
+
+/** Adds the failures of a later walk of the same query to its first. */
+function absorb(walk: Walk, later: Walk): void {
+  for (const failure of later.failed) {
+    if (!walk.failed.some((f) => f.partition === failure.partition)) walk.failed.push(failure);
+  }
 }
 
 /** published_at of the n-th newest candidate so far; undefined while there are fewer than n. */
@@ -497,9 +639,16 @@ function nthPublished(lists: ReadonlyArray<readonly Candidate[]>, n: number): st
   return mergeSorted(lists, byRecency, n)[n - 1]?.published_at;
 }
 
-/** The partition's candidates, marked with the month they came from (in place: there can be thousands). */
-function tagged(hits: PartitionHit[], month: string): Candidate[] {
-  for (const hit of hits) (hit as Candidate).month = month;
+/**
+ * The partition's candidates, marked with the month they came from and what corpus-wide scoring needs (in place:
+ * there can be thousands).
+ */
+function tagged(hits: PartitionHit[], month: string, features?: RankFeatures[]): Candidate[] {
+  hits.forEach((hit, i) => {
+    (hit as Candidate).month = month;
+    const f = features?.[i];
+    if (f) (hit as Candidate).features = f;
+  });
   return hits as Candidate[];
 }
 

@@ -1,6 +1,6 @@
-import { parentPort } from "node:worker_threads";
-import type { ArticlePartition } from "./article-partition.js";
+import { serveRequests } from "../threads/worker-rpc.js";
 import { openForWrite } from "./open-for-write.js";
+import type { PartitionWriter } from "./partition-writer.js";
 import type { PreparedArticle } from "./prepared-article.js";
 
 // The index writer thread: owns the write connections of the monthly indexes
@@ -8,13 +8,11 @@ import type { PreparedArticle } from "./prepared-article.js";
 // is not held up by SQLite. Articles arrive prepared (prepared-article.ts).
 
 export type WriterRequest =
-  | { kind: "write"; id: number; month: string; path: string; articles: PreparedArticle[] }
-  | { kind: "relabel"; id: number; month: string; path: string; storyId: string; articleIds: string[] }
-  | { kind: "close"; id: number };
+  | { kind: "write"; month: string; path: string; articles: PreparedArticle[] }
+  | { kind: "relabel"; month: string; path: string; storyId: string; articleIds: string[] }
+  | { kind: "close" };
 
-export type WriterReply = { id: number; inserted: number } | { id: number; error: string };
-
-const partitions = new Map<string, ArticlePartition>();
+const partitions = new Map<string, PartitionWriter>();
 
 function handle(request: WriterRequest): number {
   if (request.kind === "close") {
@@ -37,12 +35,7 @@ function handle(request: WriterRequest): number {
   }
 }
 
-parentPort?.on("message", (request: WriterRequest) => {
-  let reply: WriterReply;
-  try {
-    reply = { id: request.id, inserted: handle(request) };
-  } catch (error) {
-    reply = { id: request.id, error: error instanceof Error ? error.message : String(error) };
-  }
-  parentPort?.postMessage(reply);
-});
+/** Runs on the writer thread (writer-thread.ts). */
+export function serveWriter(): void {
+  serveRequests(handle);
+}

@@ -15,7 +15,7 @@ function features(
   persons: string[] = [],
 ): StoryFeatures {
   const nameWords = [...entities, ...places].flatMap((name) => name.split(/\W+/));
-  return { id, source, timeMs, titleWords: headlineWords(title, source), entities, persons, places, nameWords };
+  return { id, source, timeMs, wordCount: 0, titleWords: headlineWords(title, source), entities, persons, places, nameWords };
 }
 
 const hill = features(

@@ -11,6 +11,8 @@ export interface StoryFeatures {
   source: string | null;
   /** Publication time, ms; never later than the collection time. */
   timeMs: number;
+  /** Words in the page's text (GKG's count), 0 when unknown: two pages of one outlet under one headline carry about as many. */
+  wordCount: number;
   /** Distinct content words of the normalised headline. */
   titleWords: string[];
   /** Distinct persons and organisations, lower-cased. */
@@ -98,6 +100,7 @@ export function storyFeatures(article: ArticleDetail): StoryFeatures {
     id: article.id,
     source: article.source,
     timeMs: published === undefined ? collected : Math.min(published, collected),
+    wordCount: article.word_count ?? 0,
     titleWords,
     entities: distinctLower([...article.persons, ...article.organizations]),
     persons: distinctLower(article.persons),

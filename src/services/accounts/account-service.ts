@@ -32,13 +32,18 @@ export class AccountService {
   /** Spec section 5, rule 3: the key first, then suspension. */
   async authenticate(presented: string | undefined): Promise<Caller> {
     const caller = await this.identify(presented);
+    this.assertActive(caller);
+    return caller;
+  }
+
+  /** Suspension, checked once the key is known (a suspended tenant's 402 is still an authenticated answer). */
+  assertActive(caller: Caller): void {
     if (caller.tenant.suspended) {
       throw new ApiError(
         "suspended",
         `Tenant ${caller.tenant.name} is suspended: its subscription was canceled or its payment failed.`,
       );
     }
-    return caller;
   }
 
   /**

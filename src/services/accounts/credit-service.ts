@@ -4,6 +4,7 @@ import type { CreditRange, Price } from "../../domain/pricing.js";
 import type { ControlStore, CreditState, Rates } from "../../ports/control-store.js";
 import { ApiError } from "../../shared/api-error.js";
 import type { Clock } from "../../shared/clock.js";
+import type { Account, Preview } from "../../schemas/responses.js";
 import type { Caller } from "./account-service.js";
 import { creditHeaders, creditPeriod, secondsUntilMonthEnd } from "./credit-headers.js";
 
@@ -18,36 +19,6 @@ export interface Hold {
   caller: Caller;
   price: Price;
   period: string;
-}
-
-export interface Account {
-  tenant: string;
-  plan: string;
-  credits_per_minute: number;
-  credits_limit: number;
-  credits_used: number;
-  credits_remaining: number | null;
-  credits_reset_secs: number;
-  period_start: number;
-  hard_cap: boolean;
-  metered_billing: boolean;
-  history_days: number | null;
-  credits_charged: 0;
-  attribution: string;
-}
-
-export interface Preview {
-  estimate: true;
-  operation: string;
-  credits: CreditRange;
-  breakdown: Price["breakdown"];
-  credits_remaining: number | null;
-  credits_per_minute_remaining: number;
-  would_run: boolean;
-  /** The refusal the call would meet now, when `would_run` is false. */
-  refusal?: string;
-  credits_charged: 0;
-  attribution: string;
 }
 
 export class CreditService {

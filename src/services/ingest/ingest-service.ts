@@ -92,6 +92,9 @@ export class IngestService {
             const written = await this.index.write(full);
             summary.inserted += written.inserted;
             summary.unchanged += written.unchanged;
+            // The index keeps an article it holds as it was: one ingested again is moved to the story clustering
+            // gives it now, which differs when a crash came between clustering a merge and relabelling the index.
+            if (written.unchanged > 0) relabels.push(...byStory(joined(full)));
             if (relabels.length > 0 && this.stories) await this.stories.index.relabel(relabels);
             onProgress?.({ file, records });
           })();
@@ -134,13 +137,22 @@ export class IngestService {
     const storyOf = await this.stories.clusterer.addBatch(batch, onThread);
     const inBatch = new Set(batch.map((a) => a.id));
     for (const article of batch) article.story_id = storyOf.get(article.id) ?? article.story_id;
-    const earlier = new Map<string, string[]>();
-    for (const [id, story] of storyOf) {
-      if (inBatch.has(id)) continue;
-      const ids = earlier.get(story) ?? [];
-      ids.push(id);
-      earlier.set(story, ids);
-    }
-    return [...earlier.entries()].map(([story_id, article_ids]) => ({ story_id, article_ids }));
+    return byStory([...storyOf].filter(([id]) => !inBatch.has(id)));
   }
+}
+
+/** Moves of articles to stories, grouped by story. */
+function byStory(moves: Iterable<readonly [id: string, story: string]>): StoryRelabel[] {
+  const members = new Map<string, string[]>();
+  for (const [id, story] of moves) {
+    const ids = members.get(story) ?? [];
+    ids.push(id);
+    members.set(story, ids);
+  }
+  return [...members.entries()].map(([story_id, article_ids]) => ({ story_id, article_ids }));
+}
+
+/** The batch's articles in another article's story. */
+function joined(batch: readonly ArticleDetail[]): Array<[string, string]> {
+  return batch.flatMap((a) => (a.story_id === null || a.story_id === a.id ? [] : [[a.id, a.story_id] as [string, string]]));
 }

@@ -1,4 +1,4 @@
-import type { Coverage } from "../../schemas/responses.js";
+import type { Coverage } from "../../domain/coverage.js";
 import type { PartitionFailure } from "../../ports/index-backend.js";
 
 // How complete an answer is, from which monthly indexes could not be read.

@@ -6,7 +6,7 @@ import type { FilterField } from "../../domain/filter-fields.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleQuery } from "../../domain/search-query.js";
 import type { IndexBackend, SearchHit, SearchResult } from "../../ports/index-backend.js";
-import type { Coverage } from "../../schemas/responses.js";
+import type { SearchResponse } from "../../schemas/responses.js";
 import { ApiError } from "../../shared/api-error.js";
 import { completeness } from "./coverage.js";
 import { cursorPageCredits } from "./cursor-credits.js";
@@ -18,23 +18,6 @@ import type { ArticleSearchRequest } from "./search-request.js";
 
 /** Monthly indexes not started within this time are left unread: the answer is partial, `timed_out`. */
 export const QUERY_BUDGET_MS = 2000;
-
-export interface SearchResponse {
-  results: Array<Partial<Article> & { score?: number }>;
-  total: number;
-  total_relation: "exact" | "approximate";
-  offset: number;
-  limit: number;
-  has_more: boolean;
-  mode: string;
-  facets?: Partial<Record<FilterField, Facet>>;
-  next_cursor?: string;
-  history_days: number | null;
-  from_clamped: boolean;
-  partial: boolean;
-  coverage: Coverage;
-  attribution: string;
-}
 
 export interface SearchOutcome {
   body: SearchResponse;
@@ -105,9 +88,9 @@ export function assertSomethingRead(result: Pick<SearchResult, "partitionsRead" 
   }
 }
 
-function present(hit: SearchHit, view: "full" | "compact"): Partial<Article> & { score?: number } {
-  if (view === "compact") return toCompactArticle(hit.article, hit.score) as Partial<Article>;
-  const full: Partial<Article> & { score?: number } = toArticle(hit.article);
+function present(hit: SearchHit, view: "full" | "compact"): SearchResponse["results"][number] {
+  if (view === "compact") return toCompactArticle(hit.article, hit.score);
+  const full: Article & { score?: number } = toArticle(hit.article);
   if (hit.score !== undefined) full.score = hit.score;
   return full;
 }

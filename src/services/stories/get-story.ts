@@ -1,56 +1,23 @@
 import { toCompactArticle, type ArticleDetail } from "../../domain/article.js";
 import { ATTRIBUTION } from "../../domain/attribution.js";
 import type { Plan } from "../../domain/plans.js";
-import { headlineWords } from "../../domain/stories/story-features.js";
+import { headlineKey } from "../../domain/stories/headline-key.js";
 import type { StoryIndex } from "../../ports/story-index.js";
-import type { Coverage } from "../../schemas/responses.js";
+import type { StoryDetail, ValueCount } from "../../schemas/responses.js";
 import { ApiError } from "../../shared/api-error.js";
 import { completeness } from "../search/coverage.js";
 import { applyPlanWindow } from "../search/plan-window.js";
-import { representativeOf } from "./representative.js";
 
 // GET /stories/{id}: one story expanded. Counts (`count`, `outlets`,
-// `sources`, `first_reported`) cover every member in the window; the
+// `sources`, `first_reported`, the representative) cover every member in the
+// window, as the index keeps them (ports/story-index.ts StoryOverview); the
 // distributions, `first_seen`/`last_seen`, `title_variants` and
 // `sources_by_first_seen` cover the listed articles only, as the spec says.
 
-/** How many sources a story lists; `outlets` is the full count. */
+/** How many sources a story lists (those with the most articles); `outlets` is the full count. */
 export const STORY_SOURCES_CAP = 20;
 /** How many values each distribution lists. */
 const TOP_VALUES = 10;
-
-export interface ValueCount {
-  value: string;
-  count: number;
-}
-
-export interface StoryDetail {
-  story_id: string;
-  title: string | null;
-  url: string | null;
-  representative_article_id: string;
-  count: number;
-  outlets: number;
-  sources: string[];
-  first_seen: string;
-  last_seen: string;
-  first_reported: { article_id: string; source: string | null; published_at: string };
-  sources_by_first_seen: Array<{ source: string; first_seen: string }>;
-  title_variants: number;
-  languages: ValueCount[];
-  publisher_countries: ValueCount[];
-  top_organizations: ValueCount[];
-  top_persons: ValueCount[];
-  top_topics: ValueCount[];
-  articles: Array<Record<string, unknown>>;
-  articles_returned: number;
-  articles_truncated: boolean;
-  history_days: number | null;
-  from_clamped: boolean;
-  partial: boolean;
-  coverage: Coverage;
-  attribution: string;
-}
 
 export interface StoryRequest {
   id: string;
@@ -61,38 +28,37 @@ export interface StoryRequest {
 
 export async function getStory(index: StoryIndex, request: StoryRequest, plan: Plan, nowMs: number): Promise<StoryDetail> {
   const window = applyPlanWindow(plan, request.from, request.to, nowMs);
-  const found = await index.storyMembers(request.id, { from: window.from, to: window.to }, request.limit);
+  const found = await index.storyOverview(
+    request.id,
+    { from: window.from, to: window.to },
+    { limit: request.limit, sources: STORY_SOURCES_CAP },
+  );
   const { partial, coverage } = completeness(found.partitionsFailed, found.partitionsRead);
-  if (found.members.length === 0) {
+  const story = found.story;
+  if (story === undefined) {
     if (partial) {
       throw new ApiError(
         "upstream_unavailable",
         `A monthly index that could hold story ${request.id} could not be read. This is not evidence that the story is absent; retry with backoff.`,
       );
     }
-    throw new ApiError("not_found", `No story has the id ${request.id} in the requested window.`);
+    throw await absentOrOutside(index, request, window.from !== request.from);
   }
-  const { members, listed } = found;
-  const storyId = listed[0]?.story_id ?? request.id;
-  const representative = representativeOf(members);
-  const earliest = members.reduce((a, b) =>
-    b.published_at < a.published_at || (b.published_at === a.published_at && b.id < a.id) ? b : a,
-  );
-  const sources = distinct(members.map((m) => m.source));
+  const { listed, representative, first_reported: earliest } = story;
   const listedTimes = listed.map((a) => a.published_at ?? "");
   return {
-    story_id: storyId,
+    story_id: story.story_id,
     title: representative.title,
     url: representative.url,
     representative_article_id: representative.id,
-    count: members.length,
-    outlets: sources.length,
-    sources: sources.slice(0, STORY_SOURCES_CAP),
-    first_seen: listedTimes.reduce((a, b) => (b < a ? b : a)),
-    last_seen: listedTimes.reduce((a, b) => (b > a ? b : a)),
+    count: story.count,
+    outlets: story.outlets,
+    sources: story.sources,
+    first_seen: listedTimes.reduce((a, b) => (b < a ? b : a), listedTimes[0] ?? earliest.published_at),
+    last_seen: listedTimes.reduce((a, b) => (b > a ? b : a), listedTimes[0] ?? earliest.published_at),
     first_reported: { article_id: earliest.id, source: earliest.source, published_at: earliest.published_at },
     sources_by_first_seen: sourcesByFirstSeen(listed),
-    title_variants: new Set(listed.map((a) => headlineWords(a.title ?? "", a.source).join(" "))).size,
+    title_variants: new Set(listed.map((a) => headlineKey(a.title, a.source) ?? "")).size,
     languages: top(listed.map((a) => a.language)),
     publisher_countries: top(listed.map((a) => a.publisher_country)),
     top_organizations: top(listed.flatMap((a) => a.organizations)),
@@ -100,7 +66,7 @@ export async function getStory(index: StoryIndex, request: StoryRequest, plan: P
     top_topics: top(listed.flatMap((a) => a.topics)),
     articles: listed.map((article) => toCompactArticle(article)),
     articles_returned: listed.length,
-    articles_truncated: listed.length < members.length,
+    articles_truncated: listed.length < story.count,
     history_days: window.history_days,
     from_clamped: window.from_clamped,
     partial,
@@ -130,6 +96,30 @@ function top(values: ReadonlyArray<string | null>): ValueCount[] {
     .slice(0, TOP_VALUES);
 }
 
-function distinct(values: ReadonlyArray<string | null>): string[] {
-  return [...new Set(values.filter((v): v is string => v !== null))];
+/**
+ * 404 is a cacheable statement that the story does not exist (spec: "every
+ * partition that could hold the story says it is absent"). A story that
+ * exists but has no article in the window (the plan's reach, or `from`/`to`)
+ * is not absent: that is 400 `invalid_parameter`, never cached, never charged.
+ */
+async function absentOrOutside(index: StoryIndex, request: StoryRequest, planNarrowed: boolean): Promise<ApiError> {
+  const exists = (window: { from?: string | undefined; to?: string | undefined }) =>
+    index.storyOverview(request.id, window, { limit: 1, sources: 1 });
+  const anywhere = await exists({});
+  if (anywhere.story === undefined) {
+    if (anywhere.partitionsFailed.length > 0) {
+      return new ApiError(
+        "upstream_unavailable",
+        `A monthly index that could hold story ${request.id} could not be read. This is not evidence that the story is absent; retry with backoff.`,
+      );
+    }
+    return new ApiError("not_found", `No story has the id ${request.id}.`);
+  }
+  const hiddenByPlan = planNarrowed && (await exists({ from: request.from, to: request.to })).story !== undefined;
+  const why = hiddenByPlan
+    ? "its articles are older than your plan reaches (history_days in /account); a plan with a deeper archive can read it"
+    : "none of its articles falls between 'from' and 'to'; widen the window or leave it out";
+  return new ApiError("invalid_parameter", `Story ${request.id} exists, but ${why}. This is not a statement that it is absent.`, {
+    parameter: hiddenByPlan ? "id" : "from",
+  });
 }

@@ -4,12 +4,11 @@ import type { Plan } from "../../domain/plans.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
 import type { PartitionFailure } from "../../ports/index-backend.js";
 import type { StoryIndex, StoryMatch, StoryQuery, StorySize } from "../../ports/story-index.js";
-import type { Coverage } from "../../schemas/responses.js";
+import type { StoriesResponse, StoryItem } from "../../schemas/responses.js";
 import { completeness } from "../search/coverage.js";
 import { applyPlanWindow } from "../search/plan-window.js";
 import { assertSomethingRead, QUERY_BUDGET_MS } from "../search/search-articles.js";
 import { STORY_SOURCES_CAP } from "./get-story.js";
-import { representativeOf } from "./representative.js";
 
 // GET /stories: the search collapsed into stories. `q`, the filters and the
 // window choose which stories appear (any member matching is enough); a
@@ -28,30 +27,6 @@ export interface StoriesRequest {
   sort: StorySort | undefined;
   offset: number;
   limit: number;
-}
-
-export interface StoryItem {
-  story_id: string;
-  title: string | null;
-  url: string | null;
-  count: number;
-  outlets: number;
-  sources: string[];
-  published_at: string;
-}
-
-export interface StoriesResponse {
-  stories: StoryItem[];
-  total: number;
-  total_relation: "exact" | "approximate";
-  offset: number;
-  limit: number;
-  has_more: boolean;
-  history_days: number | null;
-  from_clamped: boolean;
-  partial: boolean;
-  coverage: Coverage;
-  attribution: string;
 }
 
 function orderOf(request: Pick<StoriesRequest, "keywords" | "sort">): StoryOrder {
@@ -85,27 +60,26 @@ export async function listStories(
       reach,
     );
     failed.push(...all.partitionsFailed);
-    ranked = [...ranked].sort(bySize(order, all.sizes));
+    ranked = bySize(order, ranked, all.sizes);
   } else {
     ranked = [...ranked].sort(order === "relevance" ? byRelevance : byRecency);
   }
 
   const page = ranked.slice(request.offset, request.offset + request.limit);
   const stories: StoryItem[] = [];
-  for (const story of page) {
-    const found = await index.storyMembers(story.story_id, { from: reach }, 0);
+  for (const match of page) {
+    const found = await index.storyOverview(match.story_id, { from: reach }, { limit: 0, sources: STORY_SOURCES_CAP });
     failed.push(...found.partitionsFailed);
-    if (found.members.length === 0) continue;
-    const representative = representativeOf(found.members);
-    const sources = [...new Set(found.members.flatMap((m) => (m.source === null ? [] : [m.source])))];
+    const story = found.story;
+    if (story === undefined) continue;
     stories.push({
-      story_id: story.story_id,
-      title: representative.title,
-      url: representative.url,
-      count: found.members.length,
-      outlets: sources.length,
-      sources: sources.slice(0, STORY_SOURCES_CAP),
-      published_at: representative.published_at,
+      story_id: match.story_id,
+      title: story.representative.title,
+      url: story.representative.url,
+      count: story.count,
+      outlets: story.outlets,
+      sources: story.sources,
+      published_at: story.representative.published_at,
     });
   }
 
@@ -135,10 +109,15 @@ function byRelevance(a: StoryMatch, b: StoryMatch): number {
   return (b.score ?? 0) - (a.score ?? 0) || byRecency(a, b);
 }
 
-function bySize(order: "count" | "outlets", sizes: ReadonlyMap<string, StorySize>): (a: StoryMatch, b: StoryMatch) => number {
-  const count = (s: StoryMatch): number => sizes.get(s.story_id)?.count ?? 0;
-  const outlets = (s: StoryMatch): number => sizes.get(s.story_id)?.sources.size ?? 0;
-  return order === "count"
-    ? (a, b) => count(b) - count(a) || outlets(b) - outlets(a) || byRecency(a, b)
-    : (a, b) => outlets(b) - outlets(a) || count(b) - count(a) || byRecency(a, b);
+/** The stories largest first by `order`, then by the other size, then by recency. */
+function bySize(order: "count" | "outlets", stories: readonly StoryMatch[], sizes: ReadonlyMap<string, StorySize>): StoryMatch[] {
+  // Each story's sizes are looked up once, not once per comparison: a listing can sort every story there is.
+  const sized = stories.map((story) => {
+    const size = sizes.get(story.story_id);
+    const count = size?.count ?? 0;
+    const outlets = size?.outlets ?? 0;
+    return order === "count" ? { story, first: count, second: outlets } : { story, first: outlets, second: count };
+  });
+  sized.sort((a, b) => b.first - a.first || b.second - a.second || byRecency(a.story, b.story));
+  return sized.map((s) => s.story);
 }

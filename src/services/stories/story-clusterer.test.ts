@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GkgArticleSource } from "../../adapters/gdelt/gkg-source.js";
+import { SqliteClusteringThread } from "../../adapters/sqlite/cluster-thread.js";
 import { SqliteStoryStore } from "../../adapters/sqlite/story-store.js";
 import type { ArticleDetail } from "../../domain/article.js";
 import { parseStamp, toStamp } from "../../shared/timestamps.js";
@@ -102,7 +103,7 @@ describe("story clustering", () => {
 
   it("clusters batches on its own thread to the same stories, and reports every article whose story changed", async () => {
     const path = join(dir, "stories.db");
-    const clusterer = new StoryClusterer(new SqliteStoryStore(path));
+    const clusterer = new StoryClusterer(new SqliteStoryStore(path), () => new SqliteClusteringThread(path));
     // What the index is told: each batch's articles and the earlier ones a merge moved.
     const told = new Map(articles.map((a) => [a.id, a.id]));
     for (const batch of batches(shuffled(articles, 3)))

@@ -1,7 +1,9 @@
 import type { FastifyBaseLogger, FastifyReply } from "fastify";
 import { ApiError, internalErrorBody } from "../shared/api-error.js";
 
-// The one place REST turns failures into the spec's JSON error body.
+// The one place an HTTP reply (a REST route, or the /mcp endpoint before and
+// around JSON-RPC) turns failures into the spec's JSON error body. transport/
+// holds what both doors share, so http/ and mcp/ never import each other.
 
 export function sendApiError(reply: FastifyReply, error: ApiError, headers: Record<string, string> = {}): FastifyReply {
   reply.headers(headers);

@@ -1,0 +1,141 @@
+import type { StoryFeatures } from "../../domain/stories/story-features.js";
+import type { StoryCandidate } from "../../ports/story-store.js";
+
+// The articles of the publication days the story store holds in memory
+// (story-store.ts): each in a slot, with a word index per day, so counting
+// the headline words a new article shares with them needs no SQL and no JSON.
+
+/** Every article of one held publication day: their slots, and the slots of each headline word. */
+export interface HeldDay {
+  slots: number[];
+  words: Map<string, number[]>;
+  /** For eviction: the lookup that last read this day. */
+  used: number;
+}
+
+/**
+ * The held days' articles, each in a slot: its features and story, and in typed arrays what counting shared words
+ * reads (publication time, the lookup that last counted it and how many words that lookup shares with it).
+ */
+export class HeldArticles {
+  private readonly days = new Map<number, HeldDay>();
+  private readonly slots = new Map<string, number>();
+  private features: (StoryFeatures | undefined)[] = [];
+  private stories: string[] = [];
+  private times = new Float64Array(1024);
+  private seen = new Uint32Array(1024);
+  private shared = new Uint16Array(1024);
+  private readonly free: number[] = [];
+  private lookups = 0;
+
+  get size(): number {
+    return this.slots.size;
+  }
+
+  day(day: number): HeldDay | undefined {
+    return this.days.get(day);
+  }
+
+  addDay(day: number): HeldDay {
+    const held: HeldDay = { slots: [], words: new Map(), used: this.lookups };
+    this.days.set(day, held);
+    return held;
+  }
+
+  slotOf(articleId: string): number | undefined {
+    return this.slots.get(articleId);
+  }
+
+  story(slot: number): string {
+    return this.stories[slot] as string;
+  }
+
+  setStory(slot: number, story: string): void {
+    this.stories[slot] = story;
+  }
+
+  add(day: HeldDay, features: StoryFeatures, story: string): number {
+    const slot = this.free.pop() ?? this.features.length;
+    if (slot >= this.times.length) this.grow();
+    this.features[slot] = features;
+    this.stories[slot] = story;
+    this.times[slot] = features.timeMs;
+    this.seen[slot] = 0;
+    this.slots.set(features.id, slot);
+    day.slots.push(slot);
+    for (const word of features.titleWords) {
+      const slots = day.words.get(word);
+      if (slots === undefined) day.words.set(word, [slot]);
+      else slots.push(slot);
+    }
+    return slot;
+  }
+
+  /** Held articles of days `first` to `last` within `windowMs` of `features` sharing `minShared` of its headline words. */
+  candidates(features: StoryFeatures, windowMs: number, minShared: number, first: number, last: number): StoryCandidate[] {
+    if (this.lookups === 0xffffffff) {
+      this.lookups = 0;
+      this.seen.fill(0);
+    }
+    const lookup = ++this.lookups;
+    const { seen, shared } = this;
+    const counted: number[] = [];
+    for (let d = first; d <= last; d++) {
+      const day = this.days.get(d) as HeldDay;
+      day.used = lookup;
+      for (const word of features.titleWords) {
+        const slots = day.words.get(word);
+        if (slots === undefined) continue;
+        for (const slot of slots) {
+          if (seen[slot] === lookup) shared[slot] = (shared[slot] as number) + 1;
+          else {
+            seen[slot] = lookup;
+            shared[slot] = 1;
+            counted.push(slot);
+          }
+        }
+      }
+    }
+    const found: StoryCandidate[] = [];
+    for (const slot of counted)
+      if ((shared[slot] as number) >= minShared && Math.abs((this.times[slot] as number) - features.timeMs) <= windowMs)
+        found.push({ features: this.features[slot] as StoryFeatures, story: this.stories[slot] as string });
+    return found;
+  }
+
+  /** Evicts the least recently read days other than `first` to `last` until at most `limit` articles are held. */
+  evictBeyond(limit: number, first: number, last: number): void {
+    if (this.size <= limit) return;
+    for (const [d, day] of [...this.days].sort((a, b) => a[1].used - b[1].used)) {
+      if (this.size <= limit) return;
+      if (d >= first && d <= last) continue;
+      this.days.delete(d);
+      for (const slot of day.slots) {
+        this.slots.delete((this.features[slot] as StoryFeatures).id);
+        this.features[slot] = undefined;
+        this.free.push(slot);
+      }
+    }
+  }
+
+  clear(): void {
+    this.days.clear();
+    this.slots.clear();
+    this.features = [];
+    this.stories = [];
+    this.free.length = 0;
+  }
+
+  private grow(): void {
+    const size = this.times.length * 2;
+    const times = new Float64Array(size);
+    times.set(this.times);
+    const seen = new Uint32Array(size);
+    seen.set(this.seen);
+    const shared = new Uint16Array(size);
+    shared.set(this.shared);
+    this.times = times;
+    this.seen = seen;
+    this.shared = shared;
+  }
+}

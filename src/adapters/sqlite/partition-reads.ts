@@ -1,0 +1,199 @@
+import type { PartitionFacet } from "../../domain/facets.js";
+import type { ArticleFilters } from "../../domain/search-query.js";
+import { ArticlePartition, closeQuietly } from "./article-partition.js";
+import type { Keyset, PartitionSearch } from "./match-conditions.js";
+import { partitionPath } from "./partition-catalog.js";
+import { countFacets } from "./partition-facets.js";
+import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
+import {
+  newestStories,
+  storyMatches,
+  storyOf,
+  storySizesPart,
+  type StoryMatchRow,
+  type StorySizeRow,
+} from "./partition-stories.js";
+import { ScanBudget } from "./scan-budget.js";
+import { memberFields, storyMonthOverview, type MemberFields, type StoryMonthOverview } from "./story-overview.js";
+import { storySourceKeys } from "./story-summaries.js";
+import type { RankFeatures, RankStats } from "./bm25.js";
+import { rankFeatures, rankStats } from "./partition-ranking.js";
+
+// What a read thread (read-worker.ts) does for one monthly index: each job
+// named in ReadJobs, on the thread's own connection to that index. A query
+// crosses to the thread as its filters and FTS5 expression and is compiled
+// there, against the index's own terms and bounds.
+
+/** A query as every monthly index is asked it. */
+export interface QueryArgs {
+  filters: ArticleFilters;
+  /** FTS5 MATCH expression; absent on a browse. */
+  match?: string;
+}
+
+/** A scan that may stop when the query's budget runs out: `timedOut` says it read only part of the index. */
+export interface Scanned {
+  timedOut?: boolean;
+}
+
+/** One monthly index's part of a search. */
+export interface SearchPart extends Scanned {
+  total: number;
+  /** Absent when nothing here can match, or none of it can reach the page (older than `floor`). */
+  hits?: PartitionHit[];
+  /** By field code; present when facets were asked for. */
+  facets?: Map<number, PartitionFacet>;
+  /** Something here can match: later pages of the query read this index again. */
+  matched: boolean;
+  /** On a keyword search: this index's statistics, and per hit what corpus-wide scoring needs (bm25.ts). */
+  ranking?: RankStats;
+  features?: RankFeatures[];
+}
+
+export interface StoryMatchesPart extends Scanned {
+  stories: Map<string, StoryMatchRow>;
+  /** Every story of the index, on a browse of all of it in recency order (see newestStories). */
+  all?: string[];
+}
+
+/** Each job's arguments and result. `deadline` (ms since the epoch) is when a scan stops. */
+export interface ReadJobs {
+  search: {
+    args: QueryArgs & {
+      n: number;
+      keyset?: Keyset;
+      /** A browse: no candidate older than this can reach the page. */
+      floor?: string;
+      facets?: { codes: number[]; depth: number };
+      /** On a keyword search, the phrases it is scored on (fts-match.ts scoredPhrases). */
+      phrases?: string[];
+      deadline?: number;
+    };
+    result: SearchPart;
+  };
+  rankStats: { args: { phrases: string[] }; result: RankStats };
+  candidates: { args: QueryArgs & { n: number; keyset: Keyset }; result: PartitionHit[] };
+  docs: { args: { ids: string[] }; result: Map<string, string> };
+  doc: { args: { id: string }; result: string | undefined };
+  storyMatches: { args: QueryArgs & { newest?: number; deadline?: number }; result: StoryMatchesPart };
+  storySizes: {
+    args: { storyIds: string[]; from?: string; deadline?: number };
+    result: Scanned & { rows: StorySizeRow[] };
+  };
+  storySourceKeys: { args: { storyIds: string[] }; result: Array<{ story: string; source: string }> };
+  storyOverview: { args: { storyId: string; from?: string; to?: string }; result: StoryMonthOverview | undefined };
+  memberFields: { args: { rowids: number[] }; result: Map<number, MemberFields> };
+  storyOf: { args: { articleId: string }; result: string | undefined };
+  count: { args: Record<string, never>; result: number };
+}
+
+export type ReadJob = keyof ReadJobs;
+
+export type ReadRequest = { [J in ReadJob]: { job: J; month: string; args: ReadJobs[J]["args"] } }[ReadJob];
+
+type Handlers = { [J in ReadJob]: (partition: ArticlePartition, args: ReadJobs[J]["args"]) => ReadJobs[J]["result"] };
+
+const HANDLERS: Handlers = {
+  search(partition, args) {
+    const search = compile(partition, args);
+    // The statistics are the index's whatever the query matches here: every index counts in corpus-wide scores.
+    const ranking = args.phrases === undefined ? undefined : rankStats(partition, args.phrases);
+    if (search === null) return ranking ? { total: 0, matched: false, ranking } : { total: 0, matched: false };
+    const part: SearchPart = { total: 0, matched: true };
+    if (args.facets) {
+      // One pass over the match set counts the facets and the total together.
+      const counted = countFacets(partition, search, args.facets.codes, args.facets.depth, new ScanBudget(args.deadline));
+      part.total = counted.total;
+      part.facets = counted.facets;
+      if (counted.timedOut) part.timedOut = true;
+    } else {
+      part.total = countMatches(partition, search);
+    }
+    if (args.floor === undefined || search.newest >= args.floor) part.hits = candidates(partition, search, args.n, args.keyset);
+    if (ranking && args.phrases) {
+      part.ranking = ranking;
+      part.features = rankFeatures(partition, part.hits ?? [], args.phrases, ranking);
+    }
+    return part;
+  },
+  rankStats: (partition, args) => rankStats(partition, args.phrases),
+  candidates(partition, args) {
+    const search = compile(partition, args);
+    return search === null ? [] : candidates(partition, search, args.n, args.keyset);
+  },
+  docs: (partition, args) => partition.getDocs(args.ids),
+  doc: (partition, args) => partition.getDoc(args.id),
+  storyMatches(partition, args) {
+    const search = compile(partition, args);
+    if (search === null) return { stories: new Map() };
+    const budget = new ScanBudget(args.deadline);
+    // A story among a monthly index's n newest is found whole: every story of the n newest overall is among the n
+    // newest of the index holding its newest match.
+    const browsed = args.newest === undefined ? undefined : newestStories(partition, search, args.newest, budget);
+    const part: StoryMatchesPart = browsed
+      ? { stories: browsed.newest, all: browsed.all }
+      : { stories: storyMatches(partition, search, budget) };
+    if (budget.timedOut) part.timedOut = true;
+    return part;
+  },
+  storySizes(partition, args) {
+    const budget = new ScanBudget(args.deadline);
+    const rows = storySizesPart(partition, args.storyIds, args.from, budget);
+    return budget.timedOut ? { rows, timedOut: true } : { rows };
+  },
+  storySourceKeys: (partition, args) => storySourceKeys(partition, args.storyIds),
+  storyOverview: (partition, args) => storyMonthOverview(partition, args.storyId, args.from, args.to),
+  memberFields: (partition, args) => memberFields(partition, args.rowids),
+  storyOf: (partition, args) => storyOf(partition, args.articleId),
+  count: (partition) => partition.count(),
+};
+
+/** One thread's connections to the monthly indexes under `dir`, opened on first use. */
+export class PartitionReader {
+  private readonly open = new Map<string, ArticlePartition>();
+
+  constructor(private readonly dir: string) {}
+
+  run(request: ReadRequest): unknown {
+    const partition = this.partition(request.month);
+    try {
+      return (HANDLERS[request.job] as (p: ArticlePartition, args: unknown) => unknown)(partition, request.args);
+    } catch (error) {
+      // A connection that failed a read (a damaged or replaced file) is opened again next time.
+      this.forget(request.month);
+      throw error;
+    }
+  }
+
+  private partition(month: string): ArticlePartition {
+    let partition = this.open.get(month);
+    if (!partition) {
+      partition = new ArticlePartition(month, partitionPath(this.dir, month), { create: false });
+      this.open.set(month, partition);
+    }
+    return partition;
+  }
+
+  private forget(month: string): void {
+    closeQuietly(this.open.get(month));
+    this.open.delete(month);
+  }
+}
+
+/**
+ * The query as one partition runs it: filters resolved to its terms, the window
+ * kept only where it cuts into the partition. Null when nothing here can match.
+ */
+function compile(partition: ArticlePartition, query: QueryArgs): PartitionSearch | null {
+  const { count, bounds } = partition.stats();
+  if (bounds === undefined) return null;
+  const { from, to } = query.filters;
+  if ((from !== undefined && from > bounds.newest) || (to !== undefined && to < bounds.oldest)) return null;
+  const terms = partition.resolve(query.filters);
+  if (terms === null) return null;
+  const search: PartitionSearch = { terms, articles: count, newest: bounds.newest };
+  if (query.match !== undefined) search.match = query.match;
+  if (from !== undefined && from > bounds.oldest) search.from = from;
+  if (to !== undefined && to < bounds.newest) search.to = to;
+  return search;
+}

@@ -1,0 +1,78 @@
+import type { PartitionFailure } from "../../ports/index-backend.js";
+import type { ReadJob, ReadJobs, ReadRequest, Scanned } from "./partition-reads.js";
+import { NOT_STARTED, type Lane, type ReadPool } from "./read-pool.js";
+
+// The one walk over monthly indexes that every query makes: each index is read
+// on the pool (as many at once as the lane has threads), newest first, and what
+// happened to each is recorded here and nowhere else. An index not started
+// within the query's budget is left unread; one whose scan stopped at the
+// budget gave part of its matches; one that could not be read is unreadable.
+// Each of those makes the answer partial (services/search/coverage.ts).
+
+export interface Walk {
+  /** Indexes read in full, newest first. */
+  read: string[];
+  /** Indexes left unread or read in part, newest first. */
+  failed: PartitionFailure[];
+}
+
+export interface WalkOptions {
+  lane: Lane;
+  /** The query's time budget, counted from `startedMs` (ms since the epoch). */
+  budgetMs?: number | undefined;
+  startedMs: number;
+}
+
+/**
+ * Reads `months` (newest first) with the request `ask` makes for each, made when the read is sent, so it can use
+ * what earlier reads gave, and given the time (ms since the epoch) a scan must stop by; `merge` takes each result as
+ * it arrives. The newest month is read whatever the budget.
+ */
+export async function walkPartitions<J extends ReadJob>(
+  pool: ReadPool,
+  months: readonly string[],
+  options: WalkOptions,
+  ask: (month: string, deadline: number | undefined) => Extract<ReadRequest, { job: J }>,
+  merge: (month: string, result: ReadJobs[J]["result"]) => void,
+): Promise<Walk> {
+  const read: string[] = [];
+  const failed: PartitionFailure[] = [];
+  if (months.length === 0) return { read, failed };
+  // The budget counts from when the query came or the lane's threads answer, whichever is later.
+  const answering = await pool.ready(options.lane);
+  const deadline = options.budgetMs === undefined ? undefined : Math.max(options.startedMs, answering) + options.budgetMs;
+  let next = 0;
+  const readNext = async (): Promise<void> => {
+    while (next < months.length) {
+      const first = next === 0;
+      const month = months[next++] as string;
+      try {
+        const result = await pool.run<J>(options.lane, ask(month, deadline), first ? undefined : deadline);
+        if (result === NOT_STARTED) {
+          failed.push(timedOut(month, `not read: the query's ${options.budgetMs} ms budget ran out`));
+          continue;
+        }
+        merge(month, result);
+        if ((result as Scanned | undefined)?.timedOut === true) {
+          failed.push(timedOut(month, `read in part: the query's ${options.budgetMs} ms budget ran out`));
+        } else {
+          read.push(month);
+        }
+      } catch (error) {
+        failed.push(unreadable(month, error));
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(pool.width(options.lane), months.length) }, readNext));
+  read.sort().reverse();
+  failed.sort((a, b) => (a.partition < b.partition ? 1 : a.partition > b.partition ? -1 : 0));
+  return { read, failed };
+}
+
+export function unreadable(month: string, error: unknown): PartitionFailure {
+  return { partition: month, kind: "unreadable", reason: error instanceof Error ? error.message : String(error) };
+}
+
+function timedOut(month: string, reason: string): PartitionFailure {
+  return { partition: month, kind: "timed_out", reason };
+}

@@ -1,0 +1,157 @@
+import { FILTER_FIELDS, foldValue } from "../../domain/filter-fields.js";
+import { headlineKey } from "../../domain/stories/headline-key.js";
+import type { ArticlePartition } from "./article-partition.js";
+import { PostingsBuffer } from "./postings-buffer.js";
+import type { PreparedArticle } from "./prepared-article.js";
+import { StoryTally } from "./story-tally.js";
+import { decodeTerms, encodeTerms, termOfField } from "./term-blob.js";
+import { TermWriter } from "./term-writer.js";
+
+// Writes into one monthly index: new articles (row, document, FTS entry,
+// postings, term counts, story sizes) and the moves of articles between
+// stories that clustering causes. Each call is one transaction.
+
+/** Page cache (negative: KiB) of a connection that has written. */
+const WRITE_CACHE_KIB = -262_144;
+
+/** An article a relabel moves, as read before it moves. */
+interface MovingArticle {
+  rowid: number;
+  terms: Buffer;
+  published_at: string;
+  story: string | null;
+  title: string | null;
+  source: string | null;
+}
+
+export class PartitionWriter {
+  private readonly terms: TermWriter;
+  private readonly stories: StoryTally;
+
+  constructor(readonly partition: ArticlePartition) {
+    // Postings inserts land all over the B-tree: a large cache keeps a month's worth of it in memory.
+    partition.db.pragma(`cache_size = ${WRITE_CACHE_KIB}`);
+    this.terms = new TermWriter(partition.statements);
+    this.stories = new StoryTally(partition.statements);
+  }
+
+  /** Inserts the articles not yet present, in one transaction; returns how many were new. */
+  write(articles: readonly PreparedArticle[]): number {
+    const statements = this.partition.statements;
+    const exists = statements.get("SELECT 1 FROM articles WHERE id = ?").pluck();
+    const insertArticle = statements.get(
+      `INSERT INTO articles (id, published_at, source, source_type, publisher_country, language, terms)
+       VALUES (?, ?, ?, ?, ?, ?, ?)`,
+    );
+    const insertDoc = statements.get("INSERT INTO docs (rowid, doc) VALUES (?, ?)");
+    const insertFts = statements.get("INSERT INTO articles_fts (rowid, title, entities) VALUES (?, ?, ?)");
+    const bumpCount = statements.get("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'articles'");
+    const postings = new PostingsBuffer(statements);
+    const terms = this.terms;
+    return this.transaction(() => {
+      let inserted = 0;
+      for (const a of articles) {
+        if (exists.get(a.id) !== undefined) continue;
+        const ids = new Uint32Array(a.codes.length);
+        for (let i = 0; i < ids.length; i++) {
+          ids[i] = terms.idOf(a.codes[i] as number, a.keys[i] as string, a.spellings[i] as string);
+        }
+        const rowid = insertArticle.run(
+          a.id,
+          a.published_at,
+          a.source,
+          a.source_type,
+          a.publisher_country,
+          a.language,
+          encodeTerms(ids),
+        ).lastInsertRowid;
+        insertDoc.run(rowid, a.doc);
+        insertFts.run(rowid, a.title, a.entities);
+        postings.push(ids, Number(rowid));
+        const story = termOfField(ids, FILTER_FIELDS.story_id.code);
+        if (story !== undefined) {
+          const source = termOfField(ids, FILTER_FIELDS.source.code);
+          this.stories.add({ story, source, published_at: a.published_at, headline: a.headline });
+        }
+        inserted++;
+      }
+      postings.flush();
+      if (inserted > 0) bumpCount.run(inserted);
+      return inserted;
+    });
+  }
+
+  /**
+   * Moves articles to another story, everywhere the story id lives: the
+   * story_id term (postings and counts), the article's doc values, its stored
+   * JSON. One transaction; returns how many articles moved.
+   */
+  relabel(storyId: string, articleIds: readonly string[]): number {
+    const code = FILTER_FIELDS.story_id.code;
+    const key = foldValue(storyId);
+    const statements = this.partition.statements;
+    const row = statements.get(
+      `SELECT a.rowid, a.terms, a.published_at, json_extract(d.doc, '$.story_id') AS story,
+              json_extract(d.doc, '$.title') AS title, json_extract(d.doc, '$.source') AS source
+       FROM articles a JOIN docs d ON d.rowid = a.rowid WHERE a.id = ?`,
+    );
+    const dropPosting = statements.get("DELETE FROM postings WHERE term = ? AND article = ?");
+    const addPosting = statements.get("INSERT OR IGNORE INTO postings (term, article) VALUES (?, ?)");
+    const setTerms = statements.get("UPDATE articles SET terms = ? WHERE rowid = ?");
+    const setDoc = statements.get("UPDATE docs SET doc = json_set(doc, '$.story_id', ?) WHERE rowid = ?");
+    const terms = this.terms;
+    return this.transaction(() => {
+      let moved = 0;
+      for (const articleId of articleIds) {
+        const current = row.get(articleId) as MovingArticle | undefined;
+        if (current === undefined || current.story === storyId) continue;
+        const ids = Uint32Array.from(decodeTerms(current.terms));
+        const old = current.story === null ? undefined : this.partition.termId(code, foldValue(current.story));
+        const next = terms.idOf(code, key, storyId === key ? "" : storyId);
+        const member = {
+          source: termOfField(ids, FILTER_FIELDS.source.code),
+          published_at: current.published_at,
+          headline: headlineKey(current.title, current.source),
+        };
+        if (old !== undefined) {
+          dropPosting.run(old, current.rowid);
+          terms.release(old);
+          this.stories.remove({ ...member, story: old });
+        }
+        addPosting.run(next, current.rowid);
+        this.stories.add({ ...member, story: next });
+        const at = old === undefined ? -1 : ids.indexOf(old);
+        const updated = at >= 0 ? ids : Uint32Array.from([...ids, next]);
+        if (at >= 0) updated[at] = next;
+        setTerms.run(encodeTerms(updated), current.rowid);
+        setDoc.run(storyId, current.rowid);
+        moved++;
+      }
+      return moved;
+    });
+  }
+
+  /** One transaction with the term counts and story sizes written last; a failed one leaves no cached term ids behind. */
+  private transaction<T>(body: () => T): T {
+    const run = this.partition.db.transaction(() => {
+      this.terms.begin();
+      this.stories.begin();
+      const result = body();
+      this.terms.commit();
+      this.stories.commit();
+      return result;
+    });
+    return this.partition.writing(() => {
+      try {
+        return run();
+      } catch (error) {
+        this.terms.reset();
+        throw error;
+      }
+    });
+  }
+
+  close(): void {
+    this.partition.close();
+  }
+}

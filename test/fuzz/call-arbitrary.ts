@@ -1,0 +1,181 @@
+import { Kind, type TSchema } from "@sinclair/typebox";
+import fc from "fast-check";
+import type { Operation } from "../../src/operations/operation.js";
+
+// Calls generated from the parameter registry: for each operation, arguments
+// drawn from its declared parameters (valid values, boundary values, values of
+// the wrong shape, empty values, long values, FTS5 and SQL syntax) plus names
+// it does not take. A value is a typed JSON value, sent as is over MCP and as
+// its text over REST; values are chosen so that the two forms are the same
+// argument (a string is never given where a number is declared: over MCP the
+// string "5" is refused while `limit=5` is not, by design).
+
+export type Value = string | number | boolean;
+
+export interface Call {
+  operation: Operation;
+  args: Record<string, Value>;
+  [fc.toStringMethod]?: () => string;
+}
+
+/** Real values from the index the fuzz runs on, so that valid calls find something. */
+export interface Pool {
+  articleIds: readonly string[];
+  storyIds: readonly string[];
+  words: readonly string[];
+  sources: readonly string[];
+}
+
+const INHERITED = ["constructor", "toString", "hasOwnProperty", "valueOf", "isPrototypeOf", "toLocaleString"];
+const LOOSE_NUMBERS = ["0x10", "0b11", "0o7", "1e1", "5.0", "+5", " 5", "5 ", "", "-", "NaN", "Infinity", "1_000", "٣"];
+const HOSTILE_TEXT = [
+  "",
+  " ",
+  "title:police",
+  "NEAR(police shooting, 2)",
+  "police*",
+  "*",
+  '"',
+  '"police',
+  "(police OR",
+  "' OR 1=1 --",
+  "'; DROP TABLE articles; --",
+  "-police",
+  "OR",
+  "\u0000",
+  "%",
+  "😀",
+  "İstanbul",
+];
+
+export function callArbitrary(operations: readonly Operation[], pool: Pool): fc.Arbitrary<Call> {
+  return fc.oneof(
+    ...operations.map((operation) =>
+      argsArbitrary(operation, pool).map((args): Call => ({
+        operation,
+        args,
+        // How a counterexample is printed: the tool and its arguments, not the whole operation.
+        [fc.toStringMethod]: () => `${operation.tool} ${fc.stringify(args)}`,
+      })),
+    ),
+  );
+}
+
+function argsArbitrary(operation: Operation, pool: Pool): fc.Arbitrary<Record<string, Value>> {
+  const declared = operation.params.properties as Record<string, TSchema>;
+  const pathParams = new Set(operation.pathParams);
+  const fields: Record<string, fc.Arbitrary<Value>> = {};
+  for (const [name, schema] of Object.entries(declared)) {
+    const values = valueArbitrary(name, schema, pool);
+    // An empty path segment, `.` or `..` would name another path over REST (a different request), not this id.
+    fields[name] = pathParams.has(name) ? values.filter((v) => v !== "" && v !== "." && v !== "..") : values;
+  }
+  // A few parameters per call, as a client sends: path parameters always, then up to three others.
+  const optional = Object.keys(fields).filter((name) => !pathParams.has(name));
+  const known = fc
+    .subarray(optional, { maxLength: Math.min(3, optional.length) })
+    .chain((chosen) =>
+      fc.record(
+        Object.fromEntries([...operation.pathParams, ...chosen].map((name) => [name, fields[name] as fc.Arbitrary<Value>])),
+      ),
+    )
+    .map((args) => args as Record<string, Value>);
+  const unknownName = fc
+    .oneof(
+      fc.constantFrom(...INHERITED, "limt", "lang", "api_key", "Limit", "q ", "page", "sort_by", "offset[]"),
+      fc.string({ minLength: 1, maxLength: 12 }),
+    )
+    // `__proto__` never reaches a tool over MCP (the SDK leaves it out), and a path parameter cannot be sent twice.
+    .filter((name) => !Object.hasOwn(declared, name) && name !== "__proto__" && !pathParams.has(name));
+  // One call in seven also sends a name the operation does not take.
+  const unknown = fc.oneof(
+    { weight: 6, arbitrary: fc.constant({}) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(unknownName, fc.oneof(fc.string({ maxLength: 8 }), fc.integer()), { minKeys: 1, maxKeys: 2 }),
+    },
+  );
+  return fc.tuple(known, unknown).map(([args, extra]) => ({ ...args, ...extra }));
+}
+
+function valueArbitrary(name: string, schema: TSchema, pool: Pool): fc.Arbitrary<Value> {
+  if (schema.type === "integer" || schema.type === "number") return integerArbitrary(schema);
+  if (schema.type === "boolean") {
+    return fc.oneof({ weight: 8, arbitrary: fc.boolean() }, { weight: 1, arbitrary: fc.constantFrom("TRUE", "1", "yes", "") });
+  }
+  const literals = enumValues(schema);
+  if (literals.length > 0) {
+    return fc.oneof(
+      { weight: 8, arbitrary: fc.constantFrom(...literals) },
+      { weight: 1, arbitrary: fc.constantFrom(...literals.map((v) => v.toUpperCase())) },
+      { weight: 1, arbitrary: fc.constantFrom("", "none", "FULLY", " full") },
+    );
+  }
+  return stringArbitrary(name, schema, pool);
+}
+
+function integerArbitrary(schema: TSchema): fc.Arbitrary<Value> {
+  const min = typeof schema.minimum === "number" ? schema.minimum : -1_000;
+  const max = typeof schema.maximum === "number" ? schema.maximum : 1_000_000;
+  // Small values are the common case; offsets and budgets reach their bounds too.
+  const usual = fc.integer({ min, max: Math.min(max, min + 120) });
+  return fc.oneof(
+    { weight: 10, arbitrary: usual },
+    { weight: 2, arbitrary: fc.integer({ min, max }) },
+    { weight: 2, arbitrary: fc.constantFrom(min - 1, max + 1, -1, 2 ** 31, Number.MAX_SAFE_INTEGER + 2) },
+    { weight: 1, arbitrary: fc.double({ min: -10, max: 200, noNaN: true, noDefaultInfinity: true }) },
+    { weight: 2, arbitrary: fc.constantFrom(...LOOSE_NUMBERS) },
+  );
+}
+
+function stringArbitrary(name: string, schema: TSchema, pool: Pool): fc.Arbitrary<Value> {
+  const maxLength = typeof schema.maxLength === "number" ? schema.maxLength : 1_000;
+  const realistic = realisticValues(name, pool);
+  const pattern =
+    typeof schema.pattern === "string" ? fc.stringMatching(new RegExp(schema.pattern)) : fc.string({ maxLength: 20 });
+  return fc.oneof(
+    { weight: realistic.length > 0 ? 10 : 0, arbitrary: fc.constantFrom(...(realistic.length > 0 ? realistic : ["x"])) },
+    { weight: 3, arbitrary: pattern },
+    { weight: 2, arbitrary: fc.string({ maxLength: 24, unit: "grapheme" }) },
+    { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_TEXT) },
+    { weight: 1, arbitrary: fc.integer({ min: maxLength - 1, max: maxLength + 2 }).map((n) => "a".repeat(Math.max(1, n))) },
+  );
+}
+
+/** Values that find something in the sample, by parameter name. */
+function realisticValues(name: string, pool: Pool): string[] {
+  switch (name) {
+    case "q":
+      return [...pool.words, ...pool.words.slice(0, 3).map((w, i) => `${w} ${pool.words[i + 1] ?? ""}`), '"police said"'];
+    case "id":
+      return [...pool.articleIds, ...pool.storyIds, "20230702153000-999999"];
+    case "story_id":
+      return [...pool.storyIds];
+    case "source":
+      return [...pool.sources, "https://www.bbc.co.uk/"];
+    case "language":
+      return ["eng", "fra", "spa", "ENG", "en"];
+    case "publisher_country":
+    case "country":
+      return ["US", "UK", "gm", "USA"];
+    case "from":
+    case "to":
+      return ["2023-07-01", "2023-07-02", "20230702153000", "2016-01-01", "0001-01-01", "2023-02-30", "2030-01-01"];
+    case "mentioned_date":
+      return ["2023-07-02", "2016-01-01", "2023-13-01"];
+    case "cursor":
+      return ["start", "start", "garbage"];
+    case "facets":
+      return ["source", "language,source", "person,topic,country", "nope", "source,source"];
+    default:
+      return [];
+  }
+}
+
+function enumValues(schema: TSchema): string[] {
+  if (typeof schema.const === "string") return [schema.const];
+  if (schema[Kind] === "Union" && Array.isArray(schema.anyOf)) {
+    return (schema.anyOf as TSchema[]).flatMap((s) => (typeof s.const === "string" ? [s.const] : []));
+  }
+  return [];
+}

@@ -1,0 +1,55 @@
+import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
+import { createServer } from "node:net";
+import { join } from "node:path";
+
+// The CLI as a user runs it: a real Node process on the TypeScript sources.
+
+export const ROOT = new URL("../../", import.meta.url).pathname;
+export const CLI = ["--import", "tsx", join(ROOT, "src/cli/main.ts")];
+
+/** A CLI process, with what it printed so far. */
+export interface CliProcess {
+  child: ChildProcessWithoutNullStreams;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves once the process is gone: its exit code, or the signal that ended it. */
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+export function spawnCli(args: readonly string[], env: Record<string, string> = {}): CliProcess {
+  const child = spawn(process.execPath, [...CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "silent", ...env },
+  });
+  let stdout = "";
+  let stderr = "";
+  child.stdout.on("data", (chunk: Buffer) => (stdout += chunk.toString()));
+  child.stderr.on("data", (chunk: Buffer) => (stderr += chunk.toString()));
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    child.once("exit", (code, signal) => resolve({ code, signal })),
+  );
+  return { child, stdout: () => stdout, stderr: () => stderr, exited };
+}
+
+/** Polls `ready` every `everyMs` until it holds; fails with `describe()` after `timeoutMs` or when `alive()` stops. */
+export async function waitUntil(
+  ready: () => boolean | Promise<boolean>,
+  options: { timeoutMs: number; everyMs?: number; alive?: () => boolean; describe: () => string },
+): Promise<void> {
+  const deadline = Date.now() + options.timeoutMs;
+  while (!(await ready())) {
+    if (Date.now() > deadline || (options.alive && !options.alive())) throw new Error(options.describe());
+    await new Promise((r) => setTimeout(r, options.everyMs ?? 20));
+  }
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
