@@ -1,4 +1,5 @@
 import type { ArticleDetail } from "../domain/article.js";
+import type { SizedStory, SizeOrder } from "../domain/stories/story-order.js";
 import type { ArticleQuery } from "../domain/search-query.js";
 import type { PartitionFailure } from "./index-backend.js";
 
@@ -74,6 +75,16 @@ export interface StorySize {
   outlets: number;
 }
 
+/** The largest matching stories, in order, with their sizes. */
+export interface LargestStories {
+  /** The first `n` matching stories by the order (domain/stories/story-order.ts bySize), sized within the reach. */
+  stories: SizedStory[];
+  /** How many stories match. */
+  total: number;
+  partitionsRead: string[];
+  partitionsFailed: PartitionFailure[];
+}
+
 export interface StorySizes {
   sizes: Map<string, StorySize>;
   partitionsRead: string[];
@@ -100,6 +111,11 @@ export interface StoryIndex {
   ): Promise<StoryLookup>;
   /** Every story holding an article that matches the query. */
   matchStories(query: StoryQuery): Promise<StoryMatches>;
+  /**
+   * The `n` largest stories holding an article that matches the query, by `order`, each sized by its members
+   * published at or after `sizesFrom` (the plan's reach: a story's size is not cut by the query's window).
+   */
+  largestStories(query: StoryQuery, order: SizeOrder, n: number, sizesFrom: string | undefined): Promise<LargestStories>;
   /** Members and outlets of each story, counting members published at or after `from`. */
   storySizes(storyIds: readonly string[], from: string | undefined): Promise<StorySizes>;
   /** Moves articles to the story clustering put them in. */

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ArticleDetail } from "../../src/domain/article.js";
 import { foldValue } from "../../src/domain/filter-fields.js";
 import { headlineKey } from "../../src/domain/stories/headline-key.js";
+import { bySize, type SizedStory, type SizeOrder } from "../../src/domain/stories/story-order.js";
 import type { IndexBackend } from "../../src/ports/index-backend.js";
 import type { StoryIndex, StoryMatch } from "../../src/ports/story-index.js";
 import { readArticles, words } from "../support/gkg-fixtures.js";
@@ -175,6 +176,51 @@ export function describeStoryIndexContract(name: string, create: () => Promise<S
           for (const id of asked) expect({ id, from, ...sizes.get(id) }).toEqual({ id, from, ...expectedSize(id, from) });
         }
       }
+    });
+
+    it("lists the largest stories in order with the total, whatever the window, the reach and the filters", async () => {
+      const source = (spanning[2] as ArticleDetail).source as string;
+      const monthStart = ((spanning[2] as ArticleDetail).id.slice(0, 6) + "01000000") as string;
+      const cut = (spanning[3] as ArticleDetail).published_at as string;
+      // The oldest article of the newer monthly index: a window from it leaves that index whole and the older one out.
+      const newerMonth = (spanning[2] as ArticleDetail).id.slice(0, 6);
+      const newerOldest = articles
+        .filter((a) => a.id.startsWith(newerMonth))
+        .map((a) => a.published_at as string)
+        .reduce((x, y) => (y < x ? y : x));
+      /** The stories a reader of every article would list. */
+      const expected = (
+        filters: { from?: string; source?: string },
+        order: SizeOrder,
+        sizesFrom: string | undefined,
+      ): SizedStory[] => {
+        const newest = new Map<string, string>();
+        for (const a of articles) {
+          const at = a.published_at as string;
+          if ((filters.from !== undefined && at < filters.from) || (filters.source !== undefined && a.source !== filters.source))
+            continue;
+          if (at > (newest.get(storyOf(a)) ?? "")) newest.set(storyOf(a), at);
+        }
+        return [...newest]
+          .map(([story_id, at]) => ({ story_id, newest: at, ...expectedSize(story_id, sizesFrom) }))
+          .sort(bySize(order));
+      };
+      for (const order of ["count", "outlets"] as const) {
+        for (const filters of [{}, { from: newerOldest }, { from: monthStart }, { from: cut }, { source }]) {
+          for (const sizesFrom of [undefined, newerOldest, cut]) {
+            const want = expected(filters, order, sizesFrom);
+            for (const n of [1, 3, 1_000]) {
+              const found = await fixture.index.largestStories({ filters }, order, n, sizesFrom);
+              expect(found.partitionsFailed).toEqual([]);
+              expect({ filters, sizesFrom, n, total: found.total }).toEqual({ filters, sizesFrom, n, total: want.length });
+              expect(found.stories).toEqual(want.slice(0, n));
+            }
+          }
+        }
+      }
+      // The story across two monthly indexes counts its outlets as a union, not a sum.
+      const { stories } = await fixture.index.largestStories({ filters: {} }, "outlets", 1_000, undefined);
+      expect(stories.find((s) => s.story_id === storyOf(spanning[0] as ArticleDetail))).toMatchObject({ count: 4, outlets: 3 });
     });
 
     /** A story as a reader of all its members in the window would describe it (ports/story-index.ts StoryOverview). */

@@ -1,4 +1,5 @@
 import type { PartitionFacet } from "../../domain/facets.js";
+import type { SizeOrder } from "../../domain/stories/story-order.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
 import { ArticlePartition, closeQuietly } from "./article-partition.js";
 import type { Keyset, PartitionSearch } from "./match-conditions.js";
@@ -6,10 +7,12 @@ import { partitionPath } from "./partition-catalog.js";
 import { countFacets } from "./partition-facets.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
 import {
+  largestStoriesPart,
   newestStories,
   storyMatches,
   storyOf,
   storySizesPart,
+  type LargestStoriesPart,
   type StoryMatchRow,
   type StorySizeRow,
 } from "./partition-stories.js";
@@ -76,6 +79,11 @@ export interface ReadJobs {
   docs: { args: { ids: string[] }; result: Map<string, string> };
   doc: { args: { id: string }; result: string | undefined };
   storyMatches: { args: QueryArgs & { newest?: number; deadline?: number }; result: StoryMatchesPart };
+  /** Undefined when the query or `sizesFrom` cuts into the index. */
+  largestStories: {
+    args: QueryArgs & { order: SizeOrder; k: number; sizesFrom?: string };
+    result: LargestStoriesPart | undefined;
+  };
   storySizes: {
     args: { storyIds: string[]; from?: string; deadline?: number };
     result: Scanned & { rows: StorySizeRow[] };
@@ -136,6 +144,8 @@ const HANDLERS: Handlers = {
     if (budget.timedOut) part.timedOut = true;
     return part;
   },
+  largestStories: (partition, args) =>
+    largestStoriesPart(partition, compile(partition, args), args.order, args.k, args.sizesFrom),
   storySizes(partition, args) {
     const budget = new ScanBudget(args.deadline);
     const rows = storySizesPart(partition, args.storyIds, args.from, budget);

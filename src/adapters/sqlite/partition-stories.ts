@@ -1,4 +1,6 @@
 import { FILTER_FIELDS, foldValue } from "../../domain/filter-fields.js";
+import { bySize, type SizedStory, type SizeOrder } from "../../domain/stories/story-order.js";
+import { monthOf } from "../../shared/timestamps.js";
 import type { ArticlePartition } from "./article-partition.js";
 import { FTS_SCORE } from "./bm25.js";
 import { matchesWholeIndex, matchSet, type Params, type PartitionSearch } from "./match-conditions.js";
@@ -110,10 +112,10 @@ export function storySources(
   storyIds: readonly string[],
   from: string | undefined,
   budget = new ScanBudget(),
-): Array<{ story: string; source: string | null }> {
+): Array<{ story: string; source: string | null; published_at: string }> {
   const rows = partition.statements
     .get(
-      `SELECT coalesce(nullif(t.value, ''), t.key) AS story, a.source
+      `SELECT coalesce(nullif(t.value, ''), t.key) AS story, a.source, a.published_at
        FROM json_each(@keys) j CROSS JOIN terms t ON t.field = @code AND t.key = j.value
        JOIN postings p ON p.term = t.id JOIN articles a ON a.rowid = p.article
        WHERE @from IS NULL OR a.published_at >= @from`,
@@ -122,8 +124,8 @@ export function storySources(
       keys: JSON.stringify([...new Set(storyIds.map(foldValue))]),
       code: FILTER_FIELDS.story_id.code,
       from: from ?? null,
-    }) as Iterable<{ story: string; source: string | null }>;
-  const sources: Array<{ story: string; source: string | null }> = [];
+    }) as Iterable<{ story: string; source: string | null; published_at: string }>;
+  const sources: Array<{ story: string; source: string | null; published_at: string }> = [];
   for (const row of rows) {
     if (budget.spent()) break;
     sources.push(row);
@@ -131,11 +133,12 @@ export function storySources(
   return sources;
 }
 
-/** A story's size in one monthly index; `sources` (folded publishers) when counted from its members. */
+/** A story's size in one monthly index, and its newest member's published_at; `sources` (folded publishers) when counted from its members. */
 export interface StorySizeRow {
   story: string;
   count: number;
   outlets: number;
+  newest: string;
   sources?: string[];
 }
 
@@ -160,18 +163,25 @@ export function storySizesPart(
     // Many ids (a listing of every story by size): one pass over this index's stories beats a lookup per id.
     const scan = storyIds.length > LOOKUPS_BEFORE_SCAN;
     const wanted = new Set(storyIds);
-    return storySummaries(partition, scan ? undefined : storyIds).flatMap(({ story, count, outlets }) =>
-      !scan || wanted.has(story) ? [{ story, count, outlets }] : [],
+    return storySummaries(partition, scan ? undefined : storyIds).flatMap(({ story, count, outlets, newest }) =>
+      !scan || wanted.has(story) ? [{ story, count, outlets, newest }] : [],
     );
   }
-  const counted = new Map<string, { count: number; sources: Set<string> }>();
-  for (const { story, source } of storySources(partition, storyIds, from, budget)) {
+  const counted = new Map<string, { count: number; newest: string; sources: Set<string> }>();
+  for (const { story, source, published_at } of storySources(partition, storyIds, from, budget)) {
     let size = counted.get(story);
-    if (!size) counted.set(story, (size = { count: 0, sources: new Set() }));
+    if (!size) counted.set(story, (size = { count: 0, newest: published_at, sources: new Set() }));
     size.count++;
+    if (published_at > size.newest) size.newest = published_at;
     if (source !== null) size.sources.add(source);
   }
-  return [...counted].map(([story, { count, sources }]) => ({ story, count, outlets: sources.size, sources: [...sources] }));
+  return [...counted].map(([story, { count, newest, sources }]) => ({
+    story,
+    count,
+    outlets: sources.size,
+    newest,
+    sources: [...sources],
+  }));
 }
 
 /** The story an article belongs to now; undefined when the article is not here. */
@@ -180,4 +190,39 @@ export function storyOf(partition: ArticlePartition, articleId: string): string 
     .get("SELECT json_extract(d.doc, '$.story_id') FROM articles a JOIN docs d ON d.rowid = a.rowid WHERE a.id = ?")
     .pluck()
     .get(articleId) as string | undefined;
+}
+
+/** This index's part of a listing of the largest stories (sqlite-index-backend.ts largestStories). */
+export interface LargestStoriesPart {
+  /** Stories with a member here. */
+  stories: number;
+  /** The first `k` of them by the order, sized by their members here. */
+  top: SizedStory[];
+  /** Every story here that began in an earlier monthly index (its id is an earlier member's), sized by its members here. */
+  continued: SizedStory[];
+}
+
+/**
+ * The index's part of a listing by size when the query takes every article
+ * here and `sizesFrom` cuts none: the sizes kept at write time answer it, no
+ * article is read. A story found only here is sized exactly by its row, so the
+ * index's first `k` hold every such story that can reach the first `k`
+ * overall; a story that spans indexes is in `continued` wherever it is not at
+ * home, and the caller sizes those whole. Undefined when the query or the
+ * reach cuts into the index (the caller then matches and sizes the usual way).
+ */
+export function largestStoriesPart(
+  partition: ArticlePartition,
+  search: PartitionSearch | null,
+  order: SizeOrder,
+  k: number,
+  sizesFrom: string | undefined,
+): LargestStoriesPart | undefined {
+  const bounds = partition.stats().bounds;
+  if (bounds === undefined) return { stories: 0, top: [], continued: [] };
+  if (search === null || !matchesWholeIndex(search) || (sizesFrom !== undefined && sizesFrom > bounds.oldest)) return undefined;
+  const rows = storySummaries(partition, undefined);
+  const sized = rows.map(({ story, count, outlets, newest }): SizedStory => ({ story_id: story, count, outlets, newest }));
+  const continued = sized.filter((row) => monthOf(row.story_id) < partition.month);
+  return { stories: rows.length, top: sized.sort(bySize(order)).slice(0, k), continued };
 }

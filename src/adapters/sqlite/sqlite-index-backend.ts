@@ -14,6 +14,7 @@ import type {
   WriteResult,
 } from "../../ports/index-backend.js";
 import type {
+  LargestStories,
   StoryIndex,
   StoryMatch,
   StoryLookup,
@@ -26,6 +27,7 @@ import type {
   StorySizes,
 } from "../../ports/story-index.js";
 import { headlineKey } from "../../domain/stories/headline-key.js";
+import { bySize, type SizedStory, type SizeOrder } from "../../domain/stories/story-order.js";
 import { monthOf, toStamp } from "../../shared/timestamps.js";
 import { cursorPage, type Candidate } from "./cursor-page.js";
 import { closeQuietly } from "./article-partition.js";
@@ -37,7 +39,7 @@ import { openForWrite } from "./open-for-write.js";
 import { PARTITION_FILE, PartitionCatalog, partitionPath } from "./partition-catalog.js";
 import type { QueryArgs } from "./partition-reads.js";
 import type { PartitionHit } from "./partition-search.js";
-import type { StoryMatchRow } from "./partition-stories.js";
+import type { LargestStoriesPart, StoryMatchRow } from "./partition-stories.js";
 import { unreadable, walkPartitions, type Walk } from "./partition-walker.js";
 import type { PartitionWriter } from "./partition-writer.js";
 import { prepareArticle } from "./prepared-article.js";
@@ -440,6 +442,86 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
   }
 
   /**
+   * The largest matching stories. A query that takes every article of each
+   * monthly index it reads (a browse of the whole corpus or of whole months) is
+   * answered from the sizes kept at write time: each index gives its first `n`
+   * stories and the stories that began in an earlier index; only those, which
+   * span indexes, are sized across them. Any other query matches its stories
+   * and sizes every one of them.
+   */
+  async largestStories(query: StoryQuery, order: SizeOrder, n: number, sizesFrom: string | undefined): Promise<LargestStories> {
+    const whole =
+      query.keywords === undefined && query.filters.to === undefined
+        ? await this.largestOfWholeIndexes(query, order, n, sizesFrom)
+        : undefined;
+    if (whole !== undefined) return whole;
+    const matches = await this.matchStories(query);
+    const all = await this.storySizes(
+      matches.stories.map((s) => s.story_id),
+      sizesFrom,
+    );
+    const stories = matches.stories
+      .map((match): SizedStory => ({ ...match, ...(all.sizes.get(match.story_id) ?? { count: 0, outlets: 0 }) }))
+      .sort(bySize(order))
+      .slice(0, n);
+    return {
+      stories,
+      total: matches.total,
+      partitionsRead: matches.partitionsRead,
+      partitionsFailed: [...matches.partitionsFailed, ...all.partitionsFailed],
+    };
+  }
+
+  /** largestStories from the kept sizes alone; undefined when the query or the reach cuts into a monthly index. */
+  private async largestOfWholeIndexes(
+    query: StoryQuery,
+    order: SizeOrder,
+    n: number,
+    sizesFrom: string | undefined,
+  ): Promise<LargestStories | undefined> {
+    const months = this.monthsFor(query);
+    const parts: Array<[string, LargestStoriesPart]> = [];
+    let cut = false;
+    const walk = await walkPartitions(
+      this.pool,
+      months,
+      { lane: "heavy", budgetMs: query.budgetMs, startedMs: Date.now() },
+      (month) => ({
+        job: "largestStories",
+        month,
+        args: { filters: query.filters, order, k: n, ...(sizesFrom === undefined ? {} : { sizesFrom }) },
+      }),
+      (month, part) => {
+        if (part === undefined) cut = true;
+        else parts.push([month, part]);
+      },
+    );
+    if (cut) return undefined;
+    // A story counted in several indexes: every index after the one it began in lists it as continued.
+    const spanning = new Map<string, SizedStory>();
+    let total = 0;
+    for (const [, part] of parts) {
+      total += part.stories - part.continued.length;
+      for (const row of part.continued) {
+        const seen = spanning.get(row.story_id);
+        if (seen === undefined) spanning.set(row.story_id, { ...row });
+        else if (row.newest > seen.newest) seen.newest = row.newest;
+      }
+    }
+    // A story that began before the months read is counted once, in none of them as its home.
+    for (const story of spanning.keys()) if (!months.includes(monthOf(story))) total++;
+    const sized = await this.sizeStories([...spanning.keys()], sizesFrom);
+    for (const [story, { count, outlets, newest }] of sized.sizes) {
+      const row = spanning.get(story) as SizedStory;
+      Object.assign(row, { count, outlets });
+      if (newest > row.newest) row.newest = newest;
+    }
+    const single = parts.flatMap(([, part]) => part.top.filter((row) => !spanning.has(row.story_id)));
+    const stories = [...single, ...spanning.values()].sort(bySize(order)).slice(0, n);
+    return { stories, total, partitionsRead: readOf(walk), partitionsFailed: [...walk.failed, ...sized.partitionsFailed] };
+  }
+
+  /**
    * Members and outlets of each story, from the sizes each monthly index keeps
    * at write time. A monthly index that `from` cuts into counts the members at
    * or after `from` instead. Outlets are exact: a story found in more than one
@@ -447,7 +529,17 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
    * cover it in both.
    */
   async storySizes(storyIds: readonly string[], from: string | undefined): Promise<StorySizes> {
-    const sizes: StorySizes["sizes"] = new Map(storyIds.map((id) => [id, { count: 0, outlets: 0 }]));
+    const { sizes, partitionsRead, partitionsFailed } = await this.sizeStories(storyIds, from);
+    const counts = new Map([...sizes].map(([story, { count, outlets }]) => [story, { count, outlets }]));
+    return { sizes: counts, partitionsRead, partitionsFailed };
+  }
+
+  /** storySizes with each story's newest member (the empty string for a story with none). */
+  private async sizeStories(
+    storyIds: readonly string[],
+    from: string | undefined,
+  ): Promise<Omit<StorySizes, "sizes"> & { sizes: Map<string, StorySize & { newest: string }> }> {
+    const sizes = new Map(storyIds.map((id) => [id, { count: 0, outlets: 0, newest: "" }]));
     if (storyIds.length === 0) return { sizes, partitionsRead: [], partitionsFailed: [] };
     const ids = [...sizes.keys()];
     const parts = new Map<string, StoryPart[]>();
@@ -460,8 +552,10 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
       { lane: "heavy", startedMs: Date.now() },
       (month) => ({ job: "storySizes", month, args: { storyIds: ids, ...(from ? { from } : {}) } }),
       (month, part) => {
-        for (const { story, count, outlets, sources } of part.rows) {
-          if (!sizes.has(story)) continue;
+        for (const { story, count, outlets, newest, sources } of part.rows) {
+          const size = sizes.get(story);
+          if (size === undefined) continue;
+          if (newest > size.newest) size.newest = newest;
           const found: StoryPart = { month, count, outlets };
           if (sources) found.sources = new Set(sources);
           const seen = parts.get(story);
@@ -472,7 +566,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     );
     await this.unionSources(parts, walk);
     for (const [story, found] of parts) {
-      const size = sizes.get(story) as StorySize;
+      const size = sizes.get(story) as StorySize & { newest: string };
       size.count = found.reduce((sum, p) => sum + p.count, 0);
       if (found.length === 1) size.outlets = (found[0] as StoryPart).outlets;
       else size.outlets = new Set(found.flatMap((p) => [...(p.sources ?? [])])).size;

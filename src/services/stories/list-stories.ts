@@ -3,7 +3,8 @@ import type { KeywordQuery } from "../../domain/keyword-query.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
 import type { PartitionFailure } from "../../ports/index-backend.js";
-import type { StoryIndex, StoryMatch, StoryQuery, StorySize } from "../../ports/story-index.js";
+import { byRecency, type RankedStory, type SizeOrder } from "../../domain/stories/story-order.js";
+import type { StoryIndex, StoryMatch, StoryQuery } from "../../ports/story-index.js";
 import type { StoriesResponse, StoryItem } from "../../schemas/responses.js";
 import { completeness } from "../search/coverage.js";
 import { applyPlanWindow } from "../search/plan-window.js";
@@ -16,7 +17,7 @@ import { STORY_SOURCES_CAP } from "./get-story.js";
 // reach, so they equal /stories/{id}'s without from/to, and a story keeps
 // growing in the list as outlets pick it up (what watches count).
 
-export type StorySort = "count" | "outlets" | "recency";
+export type StorySort = SizeOrder | "recency";
 
 /** Without `sort`: the best match first when there is a `q`, else the newest (docs/completeness.md). */
 type StoryOrder = StorySort | "relevance";
@@ -47,23 +48,20 @@ export async function listStories(
   if (request.keywords) query.keywords = request.keywords;
   // In recency order only the page and the stories before it are needed, besides the total.
   if (order === "recency") query.newest = request.offset + request.limit;
-  const matches = await index.matchStories(query);
+  // Sorting by size needs every matching story's size; the index gives the first ones, sized within the plan's reach.
+  const matches =
+    order === "count" || order === "outlets"
+      ? await index.largestStories(query, order, request.offset + request.limit, reach)
+      : await index.matchStories(query);
   assertSomethingRead(matches);
   const read = [...matches.partitionsRead];
   const failed: PartitionFailure[] = [...matches.partitionsFailed];
-
-  let ranked = matches.stories;
-  if (order === "count" || order === "outlets") {
-    // Sorting by size needs every matching story's size, not only the page's.
-    const all = await index.storySizes(
-      ranked.map((s) => s.story_id),
-      reach,
-    );
-    failed.push(...all.partitionsFailed);
-    ranked = bySize(order, ranked, all.sizes);
-  } else {
-    ranked = [...ranked].sort(order === "relevance" ? byRelevance : byRecency);
-  }
+  const ranked: readonly RankedStory[] =
+    order === "relevance"
+      ? [...matches.stories].sort(byRelevance)
+      : order === "recency"
+        ? [...matches.stories].sort(byRecency)
+        : matches.stories;
 
   const page = ranked.slice(request.offset, request.offset + request.limit);
   const stories: StoryItem[] = [];
@@ -99,25 +97,6 @@ export async function listStories(
   };
 }
 
-/** Newest matching member first; ties by story id, newest first, so pages are stable. */
-function byRecency(a: StoryMatch, b: StoryMatch): number {
-  if (a.newest !== b.newest) return a.newest < b.newest ? 1 : -1;
-  return a.story_id < b.story_id ? 1 : a.story_id > b.story_id ? -1 : 0;
-}
-
 function byRelevance(a: StoryMatch, b: StoryMatch): number {
   return (b.score ?? 0) - (a.score ?? 0) || byRecency(a, b);
-}
-
-/** The stories largest first by `order`, then by the other size, then by recency. */
-function bySize(order: "count" | "outlets", stories: readonly StoryMatch[], sizes: ReadonlyMap<string, StorySize>): StoryMatch[] {
-  // Each story's sizes are looked up once, not once per comparison: a listing can sort every story there is.
-  const sized = stories.map((story) => {
-    const size = sizes.get(story.story_id);
-    const count = size?.count ?? 0;
-    const outlets = size?.outlets ?? 0;
-    return order === "count" ? { story, first: count, second: outlets } : { story, first: outlets, second: count };
-  });
-  sized.sort((a, b) => b.first - a.first || b.second - a.second || byRecency(a.story, b.story));
-  return sized.map((s) => s.story);
 }
