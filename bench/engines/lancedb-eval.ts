@@ -21,6 +21,7 @@ import { SqliteIndexBackend } from "../../src/adapters/sqlite/sqlite-index-backe
 import { PARTITION_FILE } from "../../src/adapters/sqlite/partition-catalog.js";
 import { parseKeywordQuery, wordsOf } from "../../src/domain/keyword-query.js";
 import { bytesUnder } from "../scale/disk-usage.js";
+import { timeCalls } from "../scale/measure.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -97,21 +98,6 @@ function* monthlyBatches(indexDir: string): Generator<Array<Record<string, unkno
   }
 }
 
-async function time(run: () => Promise<unknown>): Promise<{ p50: number; p99: number; runs: number }> {
-  const until = performance.now() + 1000;
-  while (performance.now() < until) await run();
-  const times: number[] = [];
-  const end = performance.now() + SECONDS * 1000;
-  while (performance.now() < end) {
-    const start = performance.now();
-    await run();
-    times.push(performance.now() - start);
-  }
-  times.sort((a, b) => a - b);
-  const at = (q: number): number => times[Math.min(times.length - 1, Math.floor(q * times.length))] as number;
-  return { p50: at(0.5), p99: at(0.99), runs: times.length };
-}
-
 const lance = await loadLance();
 rmSync(args.out as string, { recursive: true, force: true });
 const db = await lance.connect(args.out as string);
@@ -159,15 +145,15 @@ for (const q of QUERIES) {
   const keywords = parseKeywordQuery(q);
   const search = { keywords, filters: {}, offset: 0, limit: 10 };
   const mine = await ours.search(search);
-  const oursTimes = await time(() => ours.search(search));
+  const oursTimes = await timeCalls(() => ours.search(search), SECONDS);
   const top = (): Promise<Array<Record<string, unknown>>> =>
     articles.query().fullTextSearch(allWords(q)).select(["id"]).limit(10).toArray();
   const theirs = await top();
-  const lanceTimes = await time(top);
+  const lanceTimes = await timeCalls(top, SECONDS);
   const every = (): Promise<Array<Record<string, unknown>>> =>
     articles.query().fullTextSearch(allWords(q)).select(["id"]).limit(10_000_000).toArray();
   const counted = (await every()).length;
-  const countTimes = await time(every);
+  const countTimes = await timeCalls(every, SECONDS);
   const shared = theirs.filter((r) => mine.hits.some((h) => h.article.id === r.id)).length;
   const f = (t: number): string => t.toFixed(2);
   console.log(
