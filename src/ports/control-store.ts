@@ -68,6 +68,7 @@ export interface MessageAdmission {
 export interface ControlStore {
   createTenant(name: string, plan: PlanId): Promise<Tenant>;
   findTenant(name: string): Promise<Tenant | undefined>;
+  findTenantById(id: string): Promise<Tenant | undefined>;
   listTenants(): Promise<Tenant[]>;
   setPlan(tenantId: string, plan: PlanId): Promise<void>;
   setSuspended(tenantId: string, suspended: boolean): Promise<void>;

@@ -29,6 +29,8 @@ export function describeControlStoreContract(name: string, create: () => Promise
       expect(await store.findTenant("acme")).toEqual(tenant);
       await expect(store.createTenant("acme", "free")).rejects.toThrow();
       expect(await store.findTenant("nobody")).toBeUndefined();
+      expect(await store.findTenantById(tenant.id)).toEqual(tenant);
+      expect(await store.findTenantById("tn_missing")).toBeUndefined();
     });
 
     it("finds a key's owner by hash and records revocation", async () => {

@@ -14,6 +14,7 @@ import type {
   Tenant,
 } from "../../ports/control-store.js";
 import { toStamp } from "../../shared/timestamps.js";
+import { PostgresWatchStore } from "./watch-store.js";
 
 // The control store on PostgreSQL, shared by every API replica in the scaled
 // shape: every replica reports the same figures, and admission stays exact
@@ -72,6 +73,17 @@ export class PostgresControlStore implements ControlStore {
     await this.ready;
     const { rows } = await this.pool.query<TenantRow>(`SELECT * FROM ${this.s}.tenants WHERE name = $1`, [name]);
     return rows[0] && toTenant(rows[0]);
+  }
+
+  async findTenantById(id: string): Promise<Tenant | undefined> {
+    await this.ready;
+    const { rows } = await this.pool.query<TenantRow>(`SELECT * FROM ${this.s}.tenants WHERE id = $1`, [id]);
+    return rows[0] && toTenant(rows[0]);
+  }
+
+  /** The watch store on this same pool and schema. */
+  watchStore(): PostgresWatchStore {
+    return new PostgresWatchStore(this.pool, this.s, this.ready);
   }
 
   async listTenants(): Promise<Tenant[]> {

@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { openDatabase } from "./open-database.js";
 import { StatementCache } from "./statement-cache.js";
+import { SqliteWatchStore } from "./watch-store.js";
 import type { PlanId } from "../../domain/plans.js";
 import { toKey, toTenant, type KeyRow, type TenantRow } from "../control-rows.js";
 import type {
@@ -77,6 +78,16 @@ export class SqliteControlStore implements ControlStore {
   async findTenant(name: string): Promise<Tenant | undefined> {
     const row = this.statements.get("SELECT * FROM tenants WHERE name = ?").get(name) as TenantRow | undefined;
     return row && toTenant(row);
+  }
+
+  async findTenantById(id: string): Promise<Tenant | undefined> {
+    const row = this.statements.get("SELECT * FROM tenants WHERE id = ?").get(id) as TenantRow | undefined;
+    return row && toTenant(row);
+  }
+
+  /** The watch store on this same connection (control.db). */
+  watchStore(): SqliteWatchStore {
+    return new SqliteWatchStore(this.db);
   }
 
   async listTenants(): Promise<Tenant[]> {
