@@ -2,6 +2,7 @@
 // fail on a bad import by test/architecture/dependency-rule.test.ts.
 //
 //   shared <- domain <- {ports, schemas} <- services <- operations <- transport <- {http, mcp}
+//                                                               operations <- jobs
 //
 // Each folder may import only itself and the folders listed for it in LAYERS;
 // type-only imports count like any other. Beside the layers:
@@ -32,6 +33,8 @@ const LAYERS = {
   transport: ["shared", "domain", "ports", "schemas", "services", "operations"],
   http: ["shared", "domain", "ports", "schemas", "services", "operations", "transport"],
   mcp: ["shared", "domain", "ports", "schemas", "services", "operations", "transport"],
+  // Background work (watch runs, webhook deliveries): a watch run is a /stories call, so jobs reuse its operation.
+  jobs: ["shared", "domain", "ports", "schemas", "services", "operations"],
   adapters: ["shared", "domain", "ports"],
   config: ["shared", "domain"],
 };

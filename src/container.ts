@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, renameSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { GkgArticleSource } from "./adapters/gdelt/gkg-source.js";
 import { PublisherCountryLookup } from "./adapters/gdelt/publisher-country.js";
@@ -7,15 +7,21 @@ import { SqliteControlStore } from "./adapters/sqlite/control-store.js";
 import { SqliteIndexBackend } from "./adapters/sqlite/sqlite-index-backend.js";
 import { SqliteClusteringThread } from "./adapters/sqlite/cluster-thread.js";
 import { SqliteStoryStore } from "./adapters/sqlite/story-store.js";
+import { PinnedWebhookSender } from "./adapters/webhooks/pinned-webhook-sender.js";
 import type { Config } from "./config/config.js";
 import type { OperationDeps } from "./operations/operation.js";
-import type { ControlStore } from "./ports/control-store.js";
 import { AccountService } from "./services/accounts/account-service.js";
 import { CreditService } from "./services/accounts/credit-service.js";
 import { IngestService } from "./services/ingest/ingest-service.js";
 import { StoryClusterer } from "./services/stories/story-clusterer.js";
 import { systemClock, type Clock } from "./shared/clock.js";
 import { toStamp } from "./shared/timestamps.js";
+import { WatchRunner } from "./jobs/watch-runner.js";
+import { WebhookDeliverer } from "./jobs/webhook-deliverer.js";
+import type { WatchJobs } from "./jobs/watch-scheduler.js";
+import { WatchService } from "./services/watches/watch-service.js";
+import type { WebhookSender } from "./ports/webhook-sender.js";
+import { createLogger, type Logger } from "./shared/logger.js";
 
 // The composition root: the one place that picks adapters. Everything else
 // sees ports.
@@ -30,13 +36,22 @@ export interface Container extends OperationDeps {
    * another version, which would refuse the ingest. Returns where it went, if there was one.
    */
   setAsideStories(): string | undefined;
+  /** The watch runner and webhook deliverer `serve` schedules; undefined with watches off. */
+  watchJobs: WatchJobs | undefined;
   close(): Promise<void>;
 }
 
-export function createContainer(config: Config, clock: Clock = systemClock): Container {
+export interface ContainerOptions {
+  logger?: Logger;
+  /** Replaces the network webhook sender (tests resolving names of their own). */
+  webhookSender?: WebhookSender;
+}
+
+export function createContainer(config: Config, clock: Clock = systemClock, options: ContainerOptions = {}): Container {
+  const logger = options.logger ?? createLogger(config.logLevel);
   mkdirSync(config.dataDir, { recursive: true });
   const index = new SqliteIndexBackend(config.dataDir);
-  const control: ControlStore =
+  const control =
     config.controlStore === "postgres" && config.databaseUrl
       ? new PostgresControlStore(config.databaseUrl, config.databaseSchema)
       : new SqliteControlStore(join(config.dataDir, "control.db"));
@@ -44,14 +59,26 @@ export function createContainer(config: Config, clock: Clock = systemClock): Con
   let storyStore: SqliteStoryStore | undefined;
   const accounts = new AccountService(control, clock);
   const credits = new CreditService(control, clock);
+  const watchStore = config.watches ? control.watchStore() : undefined;
+  const sender =
+    options.webhookSender ??
+    new PinnedWebhookSender({
+      testTrust:
+        config.webhookTestHost && config.webhookTestCaFile
+          ? { host: config.webhookTestHost, caPem: readFileSync(config.webhookTestCaFile, "utf8") }
+          : undefined,
+    });
+  const watches = watchStore && new WatchService(watchStore, sender, clock);
   let ingest: Promise<IngestService> | undefined;
   const storiesPath = join(config.dataDir, "stories.db");
-  return {
+  const container: Container = {
     index,
     stories: index,
     accounts,
     credits,
     clock,
+    watches,
+    watchJobs: undefined,
     ingestService() {
       ingest ??= PublisherCountryLookup.load().then((lookup) => {
         storyStore = new SqliteStoryStore(storiesPath);
@@ -78,4 +105,11 @@ export function createContainer(config: Config, clock: Clock = systemClock): Con
       await control.close();
     },
   };
+  if (watchStore !== undefined) {
+    container.watchJobs = {
+      runner: new WatchRunner(watchStore, container, logger),
+      deliverer: new WebhookDeliverer(watchStore, sender, accounts, credits, clock, logger),
+    };
+  }
+  return container;
 }

@@ -8,6 +8,8 @@ import { createContainer, type Container } from "../container.js";
 import { serve } from "../main.js";
 import type { IngestSummary } from "../services/ingest/ingest-service.js";
 import { ApiError } from "../shared/api-error.js";
+import { replayClock, systemClock, type Clock } from "../shared/clock.js";
+import { parseStamp } from "../shared/timestamps.js";
 import { createLogger } from "../shared/logger.js";
 import { keysCommand, tenantsCommand } from "./account-commands.js";
 import { USAGE, UsageError } from "./usage.js";
@@ -30,6 +32,7 @@ async function main(argv: string[]): Promise<number> {
       plan: { type: "string" },
       "ttl-hours": { type: "string" },
       "grace-minutes": { type: "string" },
+      now: { type: "string" },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -57,7 +60,8 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "serve": {
-      await serve(createContainer(config), config, logger);
+      await serve(createContainer(config, clockOf(values.now)), config, logger);
+      if (values.now !== undefined) console.error(`NewsIndex serving as of ${values.now} UTC (replay clock)`);
       return -1;
     }
     case "start": {
@@ -93,6 +97,14 @@ async function main(argv: string[]): Promise<number> {
     default:
       throw new UsageError(`unknown command: ${command}`);
   }
+}
+
+/** `--now YYYYMMDDHHMMSS`: the service behaves as of that instant, and its clock runs on from there. */
+function clockOf(now: string | undefined): Clock {
+  if (now === undefined) return systemClock;
+  const startMs = parseStamp(now);
+  if (startMs === undefined) throw new UsageError(`--now takes a 14-digit UTC time YYYYMMDDHHMMSS; got ${now}`);
+  return replayClock(startMs);
 }
 
 async function ingestWithProgress(container: Container, files: string[]): Promise<IngestSummary> {

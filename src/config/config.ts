@@ -20,6 +20,15 @@ export const ConfigSchema = Type.Object({
   databaseSchema: Type.String({ pattern: "^[a-z_][a-z0-9_]{0,62}$" }),
   /** Operator token for /admin; the operator API is off without one. */
   adminToken: Type.Optional(Type.String({ minLength: 16 })),
+  /** Watches (spec 02): kept in the control store and run by every serving replica; off answers watch calls `unsupported`. */
+  watches: Type.Boolean(),
+  /**
+   * Testing only: a webhook host exempt from the address-class check (it may
+   * resolve to loopback) whose certificate is trusted from this CA file. Off
+   * unless both are set; never set in production (docs/operators.md).
+   */
+  webhookTestHost: Type.Optional(Type.String({ minLength: 1 })),
+  webhookTestCaFile: Type.Optional(Type.String({ minLength: 1 })),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -40,6 +49,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
     databaseSchema: overrides.databaseSchema ?? env.NEWSINDEX_DATABASE_SCHEMA ?? "newsindex",
     ...optional("databaseUrl", overrides.databaseUrl ?? env.NEWSINDEX_DATABASE_URL),
     ...optional("adminToken", overrides.adminToken ?? env.NEWSINDEX_ADMIN_TOKEN),
+    watches: overrides.watches ?? onOff(env.NEWSINDEX_WATCHES) ?? true,
+    ...optional("webhookTestHost", overrides.webhookTestHost ?? env.NEWSINDEX_WEBHOOK_TEST_HOST),
+    ...optional("webhookTestCaFile", overrides.webhookTestCaFile ?? env.NEWSINDEX_WEBHOOK_TEST_CA_FILE),
   };
   if (!Value.Check(ConfigSchema, raw)) {
     const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => `${e.path.slice(1) || "config"}: ${e.message}`);
@@ -48,11 +60,25 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
   if (raw.controlStore === "postgres" && !raw.databaseUrl) {
     throw new ConfigError("Invalid configuration: NEWSINDEX_CONTROL_STORE=postgres needs NEWSINDEX_DATABASE_URL");
   }
+  if ((raw.webhookTestHost === undefined) !== (raw.webhookTestCaFile === undefined)) {
+    throw new ConfigError(
+      "Invalid configuration: NEWSINDEX_WEBHOOK_TEST_HOST and NEWSINDEX_WEBHOOK_TEST_CA_FILE (testing only) are set together or not at all",
+    );
+  }
   return { ...raw, dataDir: resolve(raw.dataDir) };
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
   return value === undefined || value === "" ? {} : ({ [key]: value } as Record<K, string>);
+}
+
+/** `on`/`off` (also true/false, 1/0); anything else is kept for the schema to refuse. */
+function onOff(value: string | undefined): boolean | string | undefined {
+  if (value === undefined || value === "") return undefined;
+  const v = value.toLowerCase();
+  if (["on", "true", "1"].includes(v)) return true;
+  if (["off", "false", "0"].includes(v)) return false;
+  return value;
 }
 
 function numberOrRaw(value: string | undefined): number | string | undefined {

@@ -6,6 +6,7 @@ import type { StoryIndex } from "../ports/story-index.js";
 import type { AccountService, Caller } from "../services/accounts/account-service.js";
 import type { CreditService } from "../services/accounts/credit-service.js";
 import type { Clock } from "../shared/clock.js";
+import type { WatchService } from "../services/watches/watch-service.js";
 
 // One descriptor per endpoint. REST routes, the OpenAPI document and MCP tools
 // are generated from these; run-operation.ts runs every call the same way.
@@ -16,6 +17,8 @@ export interface OperationDeps {
   accounts: AccountService;
   credits: CreditService;
   clock: Clock;
+  /** Watches (spec 02); undefined on a server that keeps no watch store, where watch calls answer `unsupported`. */
+  watches: WatchService | undefined;
 }
 
 /** How a running call reports what it took, when its price is a range. */
@@ -29,6 +32,8 @@ export interface PlannedCall {
   price: Price;
   /** Runs the call; the body it returns gets `credits_charged` from the runner. */
   execute(meter: CreditMeter): Promise<object>;
+  /** Fields an `estimate=true` preview adds for this call (POST /watches: what its runs will cost). */
+  preview?: Record<string, unknown>;
 }
 
 export type HttpMethod = "GET" | "POST" | "DELETE";

@@ -5,6 +5,11 @@ import { listStoriesOperation } from "./list-stories.js";
 import type { Operation } from "./operation.js";
 import { searchOperation } from "./search.js";
 import { topHeadlinesOperation } from "./top-headlines.js";
+import { createWatchOperation } from "./watches/create-watch.js";
+import { deleteWatchOperation } from "./watches/delete-watch.js";
+import { getWatchOperation } from "./watches/get-watch.js";
+import { listWatchesOperation } from "./watches/list-watches.js";
+import { watchEventsOperation } from "./watches/watch-events.js";
 
 /** Every endpoint, once. REST routes, OpenAPI and MCP tools are generated from this list. */
 export const OPERATIONS: readonly Operation[] = [
@@ -14,4 +19,10 @@ export const OPERATIONS: readonly Operation[] = [
   getStoryOperation,
   getArticleOperation,
   getAccountOperation,
+  // Watches (spec 02)
+  listWatchesOperation,
+  createWatchOperation,
+  getWatchOperation,
+  deleteWatchOperation,
+  watchEventsOperation,
 ];

@@ -48,7 +48,7 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
       await deps.credits.admitMessage(caller);
       const body =
         params.estimate === true
-          ? await deps.credits.preview(caller, operation.name, planned.price)
+          ? { ...(await deps.credits.preview(caller, operation.name, planned.price)), ...planned.preview }
           : await planned.execute({ took: () => undefined });
       return { ok: true, body: withCharge(body, 0), credits_charged: 0, headers: await deps.credits.headers(caller) };
     }

@@ -1,6 +1,7 @@
 import { Type, type TLiteral, type TObject, type TProperties, type TUnion } from "@sinclair/typebox";
 import { SOURCE_TYPES } from "../domain/article.js";
 import { FILTER_FIELD_NAMES, type FilterField } from "../domain/filter-fields.js";
+import { EVENT_KINDS } from "../domain/watches/watch.js";
 import type { Same } from "../shared/same-type.js";
 
 // Every query parameter and JSON body field, declared once. Operations pick
@@ -206,3 +207,46 @@ export const LIST_PARAMS = {
   view: Type.Optional(Params.view),
   cursor: Type.Optional(Params.cursor),
 };
+
+// --- Watches (spec 02): the fields of a watch's body besides its /stories
+// query, and the parameters of the watch endpoints. The query fields are the
+// /stories declarations themselves (operations/watches/watch-query.ts).
+
+export const WatchParams = {
+  watch_id: Type.String({ minLength: 1, maxLength: 200, description: "Watch id, as returned in `id`." }),
+  events_after: Type.String({
+    minLength: 1,
+    maxLength: 600,
+    description: "Return events older than this event id: pass the previous page's `next_after`.",
+  }),
+  events_limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "Events per page, 1 to 100." }),
+  label: Type.String({ maxLength: 200, description: "Free text to recognise the watch by. Not a filter: `name` is the proper-name filter." }),
+  interval_minutes: Type.Integer({
+    minimum: 1,
+    maximum: 1440,
+    description:
+      "Minutes between runs, whole, from the plan's floor (free 60, build 15, scale 5, archive 1) to 1440.",
+    "x-expected": "whole minutes from the plan's floor (free 60, build 15, scale 5, archive 1) to 1440",
+  }),
+  minimum_outlets: Type.Integer({
+    minimum: 1,
+    maximum: 100,
+    default: 2,
+    description: "Outlets a story needs before it is reported (`new_story`), 1 to 100.",
+  }),
+  notify_on: Type.Array(oneOf(EVENT_KINDS, { description: "An event kind." }), {
+    minItems: 1,
+    maxItems: EVENT_KINDS.length,
+    uniqueItems: true,
+    default: [...EVENT_KINDS],
+    description: "Event kinds to record: `new_story`, `story_growth`; default both.",
+    "x-expected": "a non-empty array of distinct kinds among new_story, story_growth",
+  }),
+  webhook_url: Type.String({
+    minLength: 1,
+    maxLength: 2048,
+    description:
+      "https URL on a public host that receives each event as a signed POST. Loopback, private, link-local, carrier-grade NAT, documentation and IPv4-mapped addresses are refused, at creation and at every delivery.",
+    "x-expected": "an https URL on a public host",
+  }),
+} as const;

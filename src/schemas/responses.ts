@@ -3,6 +3,7 @@ import { SOURCE_TYPES, type Article, type ArticleDetail, type CompactArticle } f
 import { COVERAGE_VALUES } from "../domain/coverage.js";
 import type { Facet } from "../domain/facets.js";
 import { PLAN_IDS } from "../domain/plans.js";
+import { DELIVERY_STATUSES, EVENT_KINDS, WATCH_STATUSES } from "../domain/watches/watch.js";
 import { ERROR_STATUS } from "../shared/api-error.js";
 import type { Same } from "../shared/same-type.js";
 
@@ -265,6 +266,113 @@ export type StoryDetail = Uncharged<Static<typeof StoryDetailSchema>>;
 export type ValueCount = Static<typeof ValueCounts>[number];
 export type Account = Static<typeof AccountSchema>;
 export type Preview = Static<typeof EstimateResponseSchema>;
+
+// --- Watches (spec 02, sections 2 and 6). The events list's name (`events`),
+// the fields of an event beyond those the spec names, and the webhook body
+// are ours (docs/watches.md).
+
+const WatchStatusSchema = Type.Union(WATCH_STATUSES.map((s) => Type.Literal(s)));
+const EventKindSchema = Type.Union(EVENT_KINDS.map((k) => Type.Literal(k)));
+const chargedProperties = { credits_charged: Type.Integer(), attribution: Type.String() };
+
+const watchProperties = {
+  id: Type.String(),
+  label: Type.String({ description: "Empty when none was given. Not a filter." }),
+  query: Type.Record(Type.String(), Type.Union([Type.String(), Type.Array(Type.String())]), {
+    description: "The /stories parameters, as query-string values.",
+  }),
+  interval_minutes: Type.Integer(),
+  minimum_outlets: Type.Integer(),
+  notify_on: Type.Array(EventKindSchema),
+  webhook_url: Nullable(Type.String()),
+  status: WatchStatusSchema,
+  created_at: Stamp,
+  last_run_at: Nullable(Stamp),
+  next_run_at: Stamp,
+  watermark: Nullable(Type.String({ description: "Start of the last run that came back complete." })),
+  consecutive_failures: Type.Integer({ description: "Deliveries in a row that exhausted their retries." }),
+  consecutive_incomplete: Type.Integer({ description: "Runs in a row whose answer was partial or failed." }),
+};
+
+export const WatchSchema = Type.Object({ ...watchProperties, ...chargedProperties }, { $id: "Watch" });
+
+export const WatchCreatedSchema = Type.Object(
+  {
+    ...watchProperties,
+    webhook_secret: Nullable(
+      Type.String({ description: "Signs every delivery (x-service-signature). Returned only here; null without webhook_url." }),
+    ),
+    ...chargedProperties,
+  },
+  { $id: "WatchCreated" },
+);
+
+export const WatchListSchema = Type.Object(
+  {
+    watches: Type.Array(Type.Object(watchProperties), { description: "Oldest first; no secrets." }),
+    count: Type.Integer({ description: "Watches the account has, across its keys." }),
+    limit: Type.Integer({ description: "The plan's cap." }),
+    ...chargedProperties,
+  },
+  { $id: "WatchList" },
+);
+
+export const WatchDeletedSchema = Type.Object(
+  { deleted: Type.Literal(true), id: Type.String(), ...chargedProperties },
+  { $id: "WatchDeleted" },
+);
+
+const watchEventProperties = {
+  id: Type.String({ description: "Begins with `recorded_at`; events order by id." }),
+  kind: EventKindSchema,
+  watch_id: Type.String(),
+  recorded_at: Stamp,
+  occurred_at: Nullable(Stamp),
+  story_id: Type.String(),
+  title: Nullable(Type.String()),
+  url: Nullable(Type.String()),
+  count: Type.Integer({ description: "Articles in the story when recorded." }),
+  outlets: Type.Integer({ description: "Distinct outlets when recorded." }),
+  previous_outlets: Type.Optional(Type.Integer({ description: "story_growth only: outlets at the story's last event." })),
+  current_outlets: Type.Optional(Type.Integer({ description: "story_growth only." })),
+};
+
+export const WatchEventSchema = Type.Object(
+  {
+    ...watchEventProperties,
+    delivery_status: Nullable(
+      Type.Union(DELIVERY_STATUSES.map((d) => Type.Literal(d)), {
+        description: "The webhook delivery: pending, delivered, failed or held_credits; null without a webhook.",
+      }),
+    ),
+  },
+  { $id: "WatchEvent" },
+);
+
+export const WatchEventsSchema = Type.Object(
+  {
+    events: Type.Array(WatchEventSchema, { description: "Newest first." }),
+    next_after: Nullable(Type.String({ description: "Pass as `after` for older events; null at the oldest kept event." })),
+    ...chargedProperties,
+  },
+  { $id: "WatchEvents" },
+);
+
+/** The body of every webhook POST. */
+export const WatchWebhookSchema = Type.Object(
+  {
+    delivery_id: Type.String({ description: "Also in x-service-delivery; the same on every retry of one event." }),
+    watch_id: Type.String(),
+    label: Type.String(),
+    attempt: Type.Integer({ description: "1 for the first attempt, up to 4." }),
+    event: Type.Object(watchEventProperties),
+  },
+  { $id: "WatchWebhook" },
+);
+
+export type WatchCreated = Uncharged<Static<typeof WatchCreatedSchema>>;
+export type WatchView = Static<typeof WatchListSchema>["watches"][number];
+export type WatchWebhook = Static<typeof WatchWebhookSchema>;
 
 // Compile-time: the schemas and the domain types must stay the same shape.
 const articleMatches: Same<Static<typeof ArticleSchema>, Article> = true;

@@ -16,6 +16,7 @@ export const ERROR_STATUS = {
   credit_rate_limited: 429,
   message_rate_limited: 429,
   internal: 500,
+  unsupported: 501,
   upstream_unavailable: 503,
 } as const;
 
@@ -36,6 +37,7 @@ const LABELS: Record<ErrorCode, string> = {
   credit_rate_limited: "Credit rate limited",
   message_rate_limited: "Message rate limited",
   internal: "Internal error",
+  unsupported: "Unsupported",
   upstream_unavailable: "Upstream unavailable",
 };
 

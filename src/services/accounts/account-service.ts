@@ -62,6 +62,20 @@ export class AccountService {
     return { key: owner.key, tenant: owner.tenant, plan: PLANS[owner.tenant.plan] };
   }
 
+  /**
+   * The owner of a key by its id, for work done on its behalf later (watch
+   * runs, webhook deliveries); `usable` is false when the key is revoked or
+   * expired or its tenant suspended. Undefined when the key or tenant is gone.
+   */
+  async callerForKey(keyId: string): Promise<{ caller: Caller; usable: boolean } | undefined> {
+    const key = await this.store.findKey(keyId);
+    const tenant = key && (await this.store.findTenantById(key.tenant_id));
+    if (!key || !tenant) return undefined;
+    const now = toStamp(this.clock.now());
+    const live = key.revoked_at === null && (key.expires_at === null || key.expires_at > now);
+    return { caller: { key, tenant, plan: PLANS[tenant.plan] }, usable: live && !tenant.suspended };
+  }
+
   async createTenant(name: string, plan: PlanId): Promise<Tenant> {
     if (await this.store.findTenant(name)) throw new ApiError("invalid_parameter", `A tenant named ${name} exists already.`);
     return this.store.createTenant(name, plan);

@@ -1,7 +1,7 @@
 import { ATTRIBUTION } from "../../domain/attribution.js";
 import type { Plan } from "../../domain/plans.js";
 import type { CreditRange, Price } from "../../domain/pricing.js";
-import type { ControlStore, CreditState, Rates } from "../../ports/control-store.js";
+import type { ControlStore, CreditState, Rates, Reservation } from "../../ports/control-store.js";
 import { ApiError } from "../../shared/api-error.js";
 import type { Clock } from "../../shared/clock.js";
 import type { Account, Preview } from "../../schemas/responses.js";
@@ -29,20 +29,20 @@ export class CreditService {
 
   /** Reserves a priced call's worst case, or refuses it: monthly cap first, then this minute's credits. */
   async reserve(caller: Caller, price: Price): Promise<Hold> {
-    const nowMs = this.clock.now();
-    const period = creditPeriod(nowMs);
-    const { plan } = caller;
-    const reservation = await this.store.reserve({
-      tenantId: caller.tenant.id,
-      period,
-      nowMs,
-      rates: rates(plan),
-      credits: price.max,
-      monthlyCap: plan.hard_cap && plan.credits_limit > 0 ? plan.credits_limit : null,
-      minuteNeeded: minuteNeeded(plan, price),
-    });
-    if (!reservation.admitted) throw this.refusal(reservation.refusedBy, plan, price, reservation.state, nowMs);
-    return { caller, price, period };
+    const { reservation, nowMs } = await this.reserveFrom(caller, price, minuteNeeded(caller.plan, price));
+    if (!reservation.admitted) throw this.refusal(reservation.refusedBy, caller.plan, price, reservation.state, nowMs);
+    return { caller, price, period: creditPeriod(nowMs) };
+  }
+
+  /**
+   * Work the service does for a key without a request (watch runs, webhook
+   * attempts): held to the monthly cap of a hard-capped plan like any call,
+   * but never refused by the per-minute rate, which paces callers, not jobs.
+   * Undefined when the month's credits do not cover the worst case.
+   */
+  async reserveForJob(caller: Caller, price: Price): Promise<Hold | undefined> {
+    const { reservation, nowMs } = await this.reserveFrom(caller, price, Number.NEGATIVE_INFINITY);
+    return reservation.admitted ? { caller, price, period: creditPeriod(nowMs) } : undefined;
   }
 
   /** Settles a hold to what the call took (0 on an error) and returns the credit headers. */
@@ -117,6 +117,21 @@ export class CreditService {
       credits_charged: 0,
       attribution: ATTRIBUTION,
     };
+  }
+
+  private async reserveFrom(caller: Caller, price: Price, minuteNeeded: number): Promise<{ reservation: Reservation; nowMs: number }> {
+    const nowMs = this.clock.now();
+    const { plan } = caller;
+    const reservation = await this.store.reserve({
+      tenantId: caller.tenant.id,
+      period: creditPeriod(nowMs),
+      nowMs,
+      rates: rates(plan),
+      credits: price.max,
+      monthlyCap: plan.hard_cap && plan.credits_limit > 0 ? plan.credits_limit : null,
+      minuteNeeded,
+    });
+    return { reservation, nowMs };
   }
 
   private state(caller: Pick<Caller, "tenant" | "plan">, nowMs: number): Promise<CreditState> {

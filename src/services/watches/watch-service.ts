@@ -1,0 +1,131 @@
+import { randomBytes, randomUUID } from "node:crypto";
+import { ATTRIBUTION } from "../../domain/attribution.js";
+import type { Plan } from "../../domain/plans.js";
+import type { EventKind } from "../../domain/watches/watch.js";
+import { invalidUrl, parseWebhookUrl } from "../../domain/watches/webhook-url.js";
+import type { SavedQuery, StoredEvent, WatchRecord, WatchStore } from "../../ports/watch-store.js";
+import type { WebhookSender } from "../../ports/webhook-sender.js";
+import type { WatchCreated, WatchView } from "../../schemas/responses.js";
+import { ApiError } from "../../shared/api-error.js";
+import type { Clock } from "../../shared/clock.js";
+import { toStamp } from "../../shared/timestamps.js";
+import type { Caller } from "../accounts/account-service.js";
+
+// The five watch endpoints (spec 02, section 4). A watch belongs to the key
+// that created it and counts against its account; another account's watch is
+// answered exactly like a missing one.
+
+export interface NewWatch {
+  label: string;
+  interval_minutes: number;
+  minimum_outlets: number;
+  notify_on: EventKind[];
+  webhook_url: string | undefined;
+  /** The /stories query, already checked by its declarations, as query-string values. */
+  query: SavedQuery;
+}
+
+export class WatchService {
+  constructor(
+    private readonly store: WatchStore,
+    private readonly sender: WebhookSender,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The checks that need no store or network, run before any work (400s). */
+  static checkNew(plan: Plan, input: Pick<NewWatch, "interval_minutes" | "webhook_url">): void {
+    const floor = plan.watch_interval_floor_minutes;
+    if (input.interval_minutes < floor) {
+      throw new ApiError(
+        "invalid_parameter",
+        `'interval_minutes' is ${input.interval_minutes}: the ${plan.id} plan's floor is ${floor} minutes, so give whole minutes from ${floor} to 1440.`,
+        { parameter: "interval_minutes", plan_floor_minutes: floor },
+      );
+    }
+    if (input.webhook_url !== undefined) parseWebhookUrl(input.webhook_url);
+  }
+
+  async create(caller: Caller, input: NewWatch): Promise<WatchCreated> {
+    WatchService.checkNew(caller.plan, input);
+    if (input.webhook_url !== undefined) {
+      const resolved = await this.sender.resolve(parseWebhookUrl(input.webhook_url));
+      if (!resolved.ok) throw invalidUrl(`'webhook_url' is refused: ${resolved.reason}. Webhooks go to public hosts only.`);
+    }
+    const now = toStamp(this.clock.now());
+    const record: WatchRecord = {
+      id: `wt_${randomUUID().replaceAll("-", "")}`,
+      tenant_id: caller.tenant.id,
+      key_id: caller.key.key_id,
+      label: input.label,
+      query: input.query,
+      interval_minutes: input.interval_minutes,
+      minimum_outlets: input.minimum_outlets,
+      notify_on: [...input.notify_on],
+      webhook_url: input.webhook_url ?? null,
+      webhook_secret: input.webhook_url === undefined ? null : `whsec_${randomBytes(32).toString("base64url")}`,
+      status: "active",
+      created_at: now,
+      last_run_at: null,
+      // Due at once.
+      next_run_at: now,
+      watermark: null,
+      consecutive_failures: 0,
+      consecutive_incomplete: 0,
+    };
+    const cap = caller.plan.watch_limit;
+    const outcome = await this.store.insertWatch(record, cap);
+    if (!outcome.inserted) {
+      throw new ApiError(
+        "watch_limit",
+        `The ${caller.plan.id} plan allows ${cap} watches and the account keeps ${outcome.count}. Delete one first.`,
+        { watch_limit: cap, watch_count: outcome.count },
+      );
+    }
+    return { ...view(record), webhook_secret: record.webhook_secret, attribution: ATTRIBUTION };
+  }
+
+  async list(caller: Caller): Promise<{ watches: WatchView[]; count: number; limit: number; attribution: string }> {
+    const watches = await this.store.listWatches(caller.tenant.id);
+    return { watches: watches.map(view), count: watches.length, limit: caller.plan.watch_limit, attribution: ATTRIBUTION };
+  }
+
+  async get(caller: Caller, id: string): Promise<WatchView & { attribution: string }> {
+    return { ...view(await this.owned(caller, id)), attribution: ATTRIBUTION };
+  }
+
+  async remove(caller: Caller, id: string): Promise<{ deleted: true; id: string; attribution: string }> {
+    if (!(await this.store.deleteWatch(caller.tenant.id, id))) throw notFound(id);
+    return { deleted: true, id, attribution: ATTRIBUTION };
+  }
+
+  async events(
+    caller: Caller,
+    id: string,
+    after: string | undefined,
+    limit: number,
+  ): Promise<{ events: StoredEvent[]; next_after: string | null; attribution: string }> {
+    const watch = await this.owned(caller, id);
+    // One more than the page tells whether an older event is kept.
+    const found = await this.store.listEvents(watch.id, after, limit + 1);
+    const events = found.slice(0, limit);
+    const next = found.length > limit ? events[events.length - 1]?.id : undefined;
+    return { events, next_after: next ?? null, attribution: ATTRIBUTION };
+  }
+
+  private async owned(caller: Caller, id: string): Promise<WatchRecord> {
+    const watch = await this.store.findWatch(caller.tenant.id, id);
+    if (watch === undefined) throw notFound(id);
+    return watch;
+  }
+}
+
+/** A watch without what only the server keeps (tenant, key, secret). */
+function view(record: WatchRecord): WatchView {
+  const { tenant_id: _tenant, key_id: _key, webhook_secret: _secret, ...rest } = record;
+  return rest;
+}
+
+/** Another account's watch is reported as missing, the same as one that never was. */
+function notFound(id: string): ApiError {
+  return new ApiError("not_found", `No watch of this account has the id ${id}.`);
+}
