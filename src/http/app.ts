@@ -113,7 +113,9 @@ async function handle(
   const body = operation.body === undefined ? undefined : request.body;
   const outcome = await runOperation(operation, { key: presentedKey(request.headers), params: query, form: "query", body }, deps);
   if (!outcome.ok) return sendApiError(reply, outcome.error, outcome.headers);
-  return reply.status(operation.status).headers(outcome.headers).type("application/json; charset=utf-8").send(outcome.body);
+  // A preview (estimate=true) creates nothing: 200 even where the call itself answers 201.
+  const status = outcome.body.estimate === true ? 200 : operation.status;
+  return reply.status(status).headers(outcome.headers).type("application/json; charset=utf-8").send(outcome.body);
 }
 
 /** `/doc/{id}` to Fastify's `/doc/:id`. */

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
 import { loadConfig, type ConfigOverrides } from "../../src/config/config.js";
-import { createContainer, type Container } from "../../src/container.js";
+import { createContainer, type Container, type ContainerOptions } from "../../src/container.js";
 import type { PlanId } from "../../src/domain/plans.js";
 import { buildApp } from "../../src/http/app.js";
 import { closeApp } from "../../src/http/close-app.js";
@@ -51,12 +51,16 @@ export interface TestServerOptions {
   config?: ConfigOverrides;
   /** The server's logger; silent by default (security tests read what it writes). */
   logger?: Logger;
+  /** Serve an existing data dir (a restart): kept on close; `files` are ingested into it as usual. */
+  dataDir?: string;
+  /** The container's options beyond the clock (a webhook sender with a resolver of the test's own). */
+  container?: ContainerOptions;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), "newsindex-test-"));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "newsindex-test-"));
   const config = loadConfig({}, { ...options.config, dataDir, port: 0, host: "127.0.0.1", logLevel: "silent" });
-  const container = createContainer(config, options.clock);
+  const container = createContainer(config, options.clock, options.container);
   const ingest = await (await container.ingestService()).ingest(options.files ?? Object.values(SAMPLE_FILES));
   const keys: Partial<Record<PlanId, string>> = {};
   for (const plan of new Set<PlanId>(["archive", ...(options.plans ?? [])])) {
@@ -88,7 +92,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async close() {
       await closeApp(app, 1_000);
       await container.close();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

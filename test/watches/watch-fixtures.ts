@@ -1,7 +1,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { realRows, writeGkgFile } from "../support/gkg-fixtures.js";
+import { realRows, tieGroup, writeGkgFile } from "../support/gkg-fixtures.js";
 import { json, type TestServer } from "../support/test-server.js";
 
 // A real GKG record reported by as many outlets as a test needs: copies of one
@@ -20,13 +20,13 @@ export const CHILLIES_ID = "20230702153000-26";
 export const CHILLIES_Q = "chillies skyrocketing";
 
 /** Outlets `from` to `to - 1` reporting the record, collected at `stamp`. */
-export function reportsOf(recordId: string, from: number, to: number, stamp: string): string[][] {
+export function reportsOf(recordId: string, from: number, to: number, stamp: string, tag = "W"): string[][] {
   const row = realRows().find((r) => r[COL_ID] === recordId);
   if (row === undefined) throw new Error(`no record ${recordId} in the sample`);
   const out: string[][] = [];
   for (let n = from; n < to; n++) {
     const fields = [...row];
-    fields[COL_ID] = `${stamp}-W${n}`;
+    fields[COL_ID] = `${stamp}-${tag}${n}`;
     fields[COL_DATE] = stamp;
     fields[COL_SOURCE] = `outlet${n}.example.com`;
     fields[COL_URL] = `https://outlet${n}.example.com/news/green-chillies-imported`;
@@ -63,4 +63,22 @@ export interface EventPage {
 
 export async function eventsOf(server: TestServer, id: string, query = "", key = server.key): Promise<EventPage> {
   return json<EventPage>(await server.get(`/watches/${id}/events${query}`, key));
+}
+
+let batches = 0;
+
+/** Ingests `outlets` fresh reports of a real record, collected five minutes before `nowMs`: news inside a run's window. */
+export async function reportNow(server: TestServer, nowMs: number, outlets: number, recordId = CHILLIES_ID): Promise<void> {
+  const stamp = new Date(nowMs - 5 * 60_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
+  batches++;
+  const file = writeReports(reportsOf(recordId, 0, outlets, stamp, `B${batches}x`), `${stamp}-${batches}.gkg.csv`);
+  await (await server.container.ingestService()).ingest([file]);
+}
+
+/** Distinct real stories, one outlet each, collected five minutes before `nowMs`. */
+export async function storiesNow(server: TestServer, nowMs: number, count: number): Promise<void> {
+  const stamp = new Date(nowMs - 5 * 60_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
+  batches++;
+  const file = writeGkgFile(mkdtempSync(join(tmpdir(), "newsindex-watch-")), `${stamp}-${batches}.gkg.csv`, tieGroup(realRows(), count, stamp, `S${batches}x`));
+  await (await server.container.ingestService()).ingest([file]);
 }

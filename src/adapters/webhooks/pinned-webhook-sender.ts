@@ -54,7 +54,8 @@ export class PinnedWebhookSender implements WebhookSender {
         if (reason !== undefined) return { ok: false, reason: host === address ? reason : `${host} resolves to ${reason}` };
       }
     }
-    const first = addresses[0] as { address: string; family: number };
+    // Every address was checked; IPv4 first, as most receivers listen on it.
+    const first = (addresses.find((a) => a.family === 4) ?? addresses[0]) as { address: string; family: number };
     return { ok: true, target: { address: first.address, family: first.family === 6 ? 6 : 4 } };
   }
 
