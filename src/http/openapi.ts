@@ -1,6 +1,6 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
 import type { Operation } from "../operations/operation.js";
-import { ErrorBodySchema } from "../schemas/responses.js";
+import { ErrorBodySchema, WatchWebhookSchema } from "../schemas/responses.js";
 import { CONTRACT_VERSION } from "../shared/version.js";
 
 // OpenAPI 3.1 from the operations registry: the same parameter declarations
@@ -20,7 +20,7 @@ const ERROR_RESPONSES: Record<string, string> = {
 
 export function buildOpenApi(operations: readonly Operation[]): JsonObject {
   const paths: Record<string, JsonObject> = {};
-  const components: Record<string, TSchema> = { Error: ErrorBodySchema };
+  const components: Record<string, TSchema> = { Error: ErrorBodySchema, WatchWebhook: WatchWebhookSchema };
   for (const op of operations) {
     const responseName = String(op.response.$id ?? `${op.name}Response`);
     components[responseName] = op.response;
@@ -62,6 +62,7 @@ export function buildOpenApi(operations: readonly Operation[]): JsonObject {
     servers: [{ url: "/" }],
     security: [{ apiKey: [] }, { bearer: [] }],
     paths,
+    webhooks: WATCH_WEBHOOKS,
     components: {
       schemas: stripIds(components),
       securitySchemes: {
@@ -71,6 +72,24 @@ export function buildOpenApi(operations: readonly Operation[]): JsonObject {
     },
   };
 }
+
+/** What a watch's webhook receives (spec 02, Webhook delivery): a signed POST of a `WatchWebhook` body. */
+const WATCH_WEBHOOKS: JsonObject = {
+  watchEvent: {
+    post: {
+      summary: "A watch event, POSTed to the watch's webhook_url",
+      description:
+        "One POST per recorded event, retried after 1, 5 and 25 minutes until a 2xx. Verify `x-service-signature` (`sha256=` and the hex HMAC-SHA256 of the raw body under the watch's `webhook_secret`) before trusting the body; deduplicate on `x-service-delivery`. See /docs/watches.md.",
+      parameters: [
+        { name: "x-service-event", in: "header", required: true, schema: { type: "string", enum: ["new_story", "story_growth"] } },
+        { name: "x-service-delivery", in: "header", required: true, schema: { type: "string" } },
+        { name: "x-service-signature", in: "header", required: true, schema: { type: "string", pattern: "^sha256=[0-9a-f]{64}$" } },
+      ],
+      requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/WatchWebhook" } } } },
+      responses: { "2XX": { description: "Received. Any other answer (or none within 10 s) is a failed attempt." } },
+    },
+  },
+};
 
 function parametersOf(op: Operation): JsonObject[] {
   const required = new Set(op.params.required ?? []);
