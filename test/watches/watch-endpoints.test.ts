@@ -211,3 +211,25 @@ describe("GET, DELETE and events", () => {
     }
   });
 });
+
+describe("the OpenAPI document", () => {
+  it("publishes the five watch operations and the WatchWebhook body", async () => {
+    const doc = await json<{
+      paths: Record<string, Record<string, { operationId: string; requestBody?: unknown }>>;
+      components: { schemas: Record<string, { properties: Record<string, unknown> }> };
+      webhooks: Record<string, { post: { requestBody: unknown; parameters: Array<{ name: string }> } }>;
+    }>(await server.get("/openapi.json", null));
+    expect(Object.keys(doc.paths["/watches"] ?? {}).sort()).toEqual(["get", "post"]);
+    expect(Object.keys(doc.paths["/watches/{id}"] ?? {}).sort()).toEqual(["delete", "get"]);
+    expect(doc.paths["/watches/{id}/events"]?.get?.operationId).toBe("watchEvents");
+    const body = JSON.stringify(doc.paths["/watches"]?.post?.requestBody);
+    expect(body).toContain("interval_minutes");
+    expect(body).not.toContain('"from"');
+    expect(Object.keys(doc.components.schemas.WatchWebhook?.properties ?? {})).toEqual(["delivery_id", "watch_id", "label", "attempt", "event"]);
+    expect(doc.webhooks.watchEvent?.post.parameters.map((p) => p.name)).toEqual([
+      "x-service-event",
+      "x-service-delivery",
+      "x-service-signature",
+    ]);
+  });
+});

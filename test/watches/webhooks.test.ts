@@ -190,6 +190,23 @@ describe("webhook delivery", () => {
     await fetch(`${server.url}/watches/${id}`, { method: "DELETE", headers: { "x-api-key": free } });
   });
 
+  it("fails a held delivery when its event reaches the seven-day retention", async () => {
+    const { key, tenant } = await server.container.accounts.issueKey(`held-${clock.now()}`, "free");
+    await reportNow(server, clock.now(), 3);
+    const created = await createWatch(server, { q: CHILLIES_Q, interval_minutes: 1440, webhook_url: receiver.url("localhost") }, key);
+    await jobs().runner.runDue();
+    const owner = (await server.container.accounts.callerForKey((await server.container.accounts.identify(key)).key.key_id))!;
+    const used = (await server.container.credits.account({ tenant, plan: PLANS.free })).credits_used;
+    const hold = await server.container.credits.reserveForJob(owner.caller, { min: 0, max: PLANS.free.credits_limit - used, breakdown: [] });
+    expect(await jobs().deliverer.deliverDue()).toEqual([expect.objectContaining({ outcome: "held_credits" })]);
+    clock.advance(7 * 24 * 60 * MINUTE);
+    expect(await jobs().deliverer.deliverDue()).toEqual([expect.objectContaining({ outcome: "failed" })]);
+    expect(receiver.requests).toHaveLength(0);
+    await server.container.credits.settle(hold!, 0);
+    expect(await json(await server.get(`/watches/${String(created.id)}`, key))).toMatchObject({ consecutive_failures: 1 });
+    await fetch(`${server.url}/watches/${String(created.id)}`, { method: "DELETE", headers: { "x-api-key": key } });
+  });
+
   it("pauses a watch whose key is suspended, charging nothing, and resumes it when the key is valid again", async () => {
     const issued = await server.container.accounts.issueKey(`suspended-${clock.now()}`, "build");
     const created = await createWatch(server, { q: CHILLIES_Q, interval_minutes: 15 }, issued.key);
