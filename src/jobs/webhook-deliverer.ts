@@ -32,6 +32,8 @@ export function webhookSignature(secret: string, body: string): string {
 
 export class WebhookDeliverer {
   readonly holder: string;
+  private readonly leaseMs: number;
+  private readonly batch: number;
 
   constructor(
     private readonly store: WatchStore,
@@ -46,9 +48,6 @@ export class WebhookDeliverer {
     this.leaseMs = options.leaseMs ?? 2 * 60_000;
     this.batch = options.batch ?? 50;
   }
-
-  private readonly leaseMs: number;
-  private readonly batch: number;
 
   /** Attempts every delivery due now; returns what became of each. */
   async deliverDue(): Promise<Array<{ delivery_id: string; outcome: DeliverySettlement["outcome"] }>> {

@@ -14,13 +14,12 @@ import type {
   Tenant,
 } from "../../ports/control-store.js";
 import { toStamp } from "../../shared/timestamps.js";
+import { inTransaction, type Queryable } from "./transaction.js";
 import { PostgresWatchStore } from "./watch-store.js";
 
 // The control store on PostgreSQL, shared by every API replica in the scaled
 // shape: every replica reports the same figures, and admission stays exact
 // because each check-and-debit locks the tenant's row for its transaction.
-
-type Queryable = Pick<pg.PoolClient, "query">;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -229,20 +228,11 @@ export class PostgresControlStore implements ControlStore {
   }
 
   /** Runs `work` in a transaction holding the tenant's row lock: one admission at a time per tenant, across replicas. */
-  private async inTenantTransaction<T>(tenantId: string, work: (db: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
-      await client.query(`SELECT 1 FROM ${this.s}.tenants WHERE id = $1 FOR UPDATE`, [tenantId]);
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK");
-      throw error;
-    } finally {
-      client.release();
-    }
+  private inTenantTransaction<T>(tenantId: string, work: (db: Queryable) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, async (db) => {
+      await db.query(`SELECT 1 FROM ${this.s}.tenants WHERE id = $1 FOR UPDATE`, [tenantId]);
+      return work(db);
+    });
   }
 
   private async monthUsed(db: Queryable, tenantId: string, period: string): Promise<number> {

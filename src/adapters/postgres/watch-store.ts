@@ -22,13 +22,12 @@ import {
   type EventRow,
   type WatchRow,
 } from "../watch-rows.js";
+import { inTransaction, type Queryable } from "./transaction.js";
 
 // Watches on PostgreSQL, beside tenants and keys (same pool and schema),
 // shared by every API replica. Due watches and deliveries are claimed with
 // FOR UPDATE SKIP LOCKED and a lease, so each is run by exactly one replica;
 // a replica that dies mid-run loses its lease and another takes over.
-
-type Queryable = Pick<pg.PoolClient, "query">;
 
 export class PostgresWatchStore implements WatchStore {
   private readonly ready: Promise<void>;
@@ -296,18 +295,7 @@ export class PostgresWatchStore implements WatchStore {
     return Number(rows[0]?.n ?? 0);
   }
 
-  private async transaction<T>(work: (db: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
-    try {
-      await client.query("BEGIN");
-      const result = await work(client);
-      await client.query("COMMIT");
-      return result;
-    } catch (error) {
-      await client.query("ROLLBACK");
-      throw error;
-    } finally {
-      client.release();
-    }
+  private transaction<T>(work: (db: Queryable) => Promise<T>): Promise<T> {
+    return inTransaction(this.pool, work);
   }
 }
