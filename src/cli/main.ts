@@ -60,12 +60,12 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "serve": {
-      await serve(createContainer(config, clockOf(values.now)), config, logger);
+      await serve(createContainer(config, clockOf(values.now), { logger }), config, logger);
       if (values.now !== undefined) console.error(`NewsIndex serving as of ${values.now} UTC (replay clock)`);
       return -1;
     }
     case "start": {
-      const container = createContainer(config);
+      const container = createContainer(config, systemClock, { logger });
       if ((await container.index.count()) === 0) {
         const files = readdirSync(SAMPLE_DIR)
           .filter((f) => f.endsWith(".gz"))

@@ -52,9 +52,14 @@ describe("the tool list", () => {
     for (const operation of OPERATIONS) {
       const tool = tools.find((t) => t.name === operation.tool);
       const declared = operation.params.properties as Record<string, TSchema>;
-      expect(Object.keys(tool?.inputSchema.properties ?? {}), operation.tool).toEqual(Object.keys(declared));
+      // A POST's body fields are arguments too (one set of arguments per call).
+      const bodyFields = Object.keys(operation.body?.properties ?? {});
+      expect(Object.keys(tool?.inputSchema.properties ?? {}), operation.tool).toEqual([...Object.keys(declared), ...bodyFields]);
       expect(tool?.inputSchema.additionalProperties, operation.tool).toBe(false);
-      expect(tool?.inputSchema.required ?? [], operation.tool).toEqual(operation.params.required ?? []);
+      expect(tool?.inputSchema.required ?? [], operation.tool).toEqual([
+        ...(operation.params.required ?? []),
+        ...(operation.body?.required ?? []),
+      ]);
       expect(tool?.outputSchema?.type, operation.tool).toBe("object");
       expect(tool?.description, operation.tool).toContain(operation.path);
       if (!operation.free) expect(Object.keys(declared)).toEqual(expect.arrayContaining(["estimate", "max_credits"]));
