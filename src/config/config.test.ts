@@ -1,0 +1,22 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, loadConfig } from "./config.js";
+
+describe("watch settings", () => {
+  it("keeps watches on by default and reads NEWSINDEX_WATCHES", () => {
+    expect(loadConfig({}).watches).toBe(true);
+    expect(loadConfig({ NEWSINDEX_WATCHES: "off" }).watches).toBe(false);
+    expect(loadConfig({ NEWSINDEX_WATCHES: "on" }).watches).toBe(true);
+    expect(() => loadConfig({ NEWSINDEX_WATCHES: "maybe" })).toThrow(ConfigError);
+  });
+
+  it("leaves the testing-only webhook trust off, and takes its two settings together or not at all", () => {
+    const config = loadConfig({});
+    expect(config.webhookTestHost).toBeUndefined();
+    expect(config.webhookTestCaFile).toBeUndefined();
+    expect(() => loadConfig({ NEWSINDEX_WEBHOOK_TEST_HOST: "localhost" })).toThrow(/together/);
+    expect(loadConfig({ NEWSINDEX_WEBHOOK_TEST_HOST: "localhost", NEWSINDEX_WEBHOOK_TEST_CA_FILE: "/tmp/ca.pem" })).toMatchObject({
+      webhookTestHost: "localhost",
+      webhookTestCaFile: "/tmp/ca.pem",
+    });
+  });
+});
