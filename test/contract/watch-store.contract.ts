@@ -101,6 +101,12 @@ export function describeWatchStoreContract(name: string, create: () => Promise<W
       expect(await store.findWatch("capped", first.id)).toEqual(first);
     });
 
+    it("keeps the cap exact when creates race", async () => {
+      const outcomes = await Promise.all(Array.from({ length: 6 }, () => store.insertWatch(watch("racing"), 3)));
+      expect(outcomes.filter((o) => o.inserted)).toHaveLength(3);
+      expect(await store.countWatches("racing")).toBe(3);
+    });
+
     it("lets one holder claim a due watch while its lease lives", async () => {
       const due = watch("claims", { next_run_at: "20261122000000" });
       const later = watch("claims", { next_run_at: "20261122050000" });
