@@ -62,8 +62,11 @@ export function callArbitrary(operations: readonly Operation[], pool: Pool): fc.
 }
 
 function argsArbitrary(operation: Operation, pool: Pool): fc.Arbitrary<Record<string, Value>> {
-  const declared = operation.params.properties as Record<string, TSchema>;
+  // A POST's body fields are arguments like its parameters (MCP merges them; REST sends them as the JSON body).
+  const declared = { ...operation.params.properties, ...operation.body?.properties } as Record<string, TSchema>;
   const pathParams = new Set(operation.pathParams);
+  // Required body fields always, like path parameters, so calls reach past the first refusal.
+  const always = [...operation.pathParams, ...(operation.body?.required ?? [])];
   const fields: Record<string, fc.Arbitrary<Value>> = {};
   for (const [name, schema] of Object.entries(declared)) {
     const values = valueArbitrary(name, schema, pool);
@@ -71,13 +74,11 @@ function argsArbitrary(operation: Operation, pool: Pool): fc.Arbitrary<Record<st
     fields[name] = pathParams.has(name) ? values.filter((v) => v !== "" && v !== "." && v !== "..") : values;
   }
   // A few parameters per call, as a client sends: path parameters always, then up to three others.
-  const optional = Object.keys(fields).filter((name) => !pathParams.has(name));
+  const optional = Object.keys(fields).filter((name) => !always.includes(name));
   const known = fc
     .subarray(optional, { maxLength: Math.min(3, optional.length) })
     .chain((chosen) =>
-      fc.record(
-        Object.fromEntries([...operation.pathParams, ...chosen].map((name) => [name, fields[name] as fc.Arbitrary<Value>])),
-      ),
+      fc.record(Object.fromEntries([...always, ...chosen].map((name) => [name, fields[name] as fc.Arbitrary<Value>]))),
     )
     .map((args) => args as Record<string, Value>);
   const unknownName = fc

@@ -154,26 +154,38 @@ async function counters(target: FuzzTarget, caller: Caller): Promise<{ used: str
   return { used: headers["x-credits-used"] ?? "", minute: headers["x-credits-per-minute-remaining"] ?? "" };
 }
 
-/** The call as a REST request: path parameters in the path, the rest as query-string text. */
+/** The call as a REST request: path parameters in the path, body fields in a JSON body, the rest as query-string text. */
 export function restPath(call: Call): string {
   let path = call.operation.path;
   const query: string[] = [];
   for (const [name, value] of Object.entries(call.args)) {
     if (call.operation.pathParams.includes(name)) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
-    else query.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+    else if (!isBodyField(call, name)) query.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
   }
   return query.length === 0 ? path : `${path}?${query.join("&")}`;
 }
 
+function isBodyField(call: Call, name: string): boolean {
+  return call.operation.body !== undefined && Object.hasOwn(call.operation.body.properties, name);
+}
+
 async function viaRest(target: FuzzTarget, call: Call): Promise<Outcome> {
-  const response = await target.server.get(restPath(call), target.restKey);
+  const body =
+    call.operation.body === undefined
+      ? undefined
+      : JSON.stringify(Object.fromEntries(Object.entries(call.args).filter(([name]) => isBodyField(call, name))));
+  const response = await fetch(target.server.url + restPath(call), {
+    method: call.operation.method,
+    headers: { "x-api-key": target.restKey, ...(body === undefined ? {} : { "content-type": "application/json" }) },
+    ...(body === undefined ? {} : { body }),
+  });
   const text = await response.text();
-  if (response.status === 200) return { status: 200 };
-  const body = parse(text);
+  if (response.status === 200 || response.status === 201) return { status: 200 };
+  const parsed = parse(text);
   if (response.status === 400 && response.headers.get("x-credits-charged") !== "0") {
     return { status: 599, code: "charged_400", detail: text.slice(0, 200) };
   }
-  return { status: response.status, ...errorFields(body) };
+  return { status: response.status, ...errorFields(parsed) };
 }
 
 async function viaMcp(target: FuzzTarget, call: Call): Promise<Outcome> {
