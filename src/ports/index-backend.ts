@@ -1,5 +1,6 @@
 import type { ArticleDetail } from "../domain/article.js";
 import type { CursorPosition } from "../domain/browse-cursor.js";
+import type { EntityType } from "../domain/entities/entity-key.js";
 import type { Facet } from "../domain/facets.js";
 import type { FilterField } from "../domain/filter-fields.js";
 import type { ArticleQuery } from "../domain/search-query.js";
@@ -54,11 +55,56 @@ export interface SearchResult {
 export type ArticleLookup =
   { status: "found"; article: ArticleDetail } | { status: "absent" } | { status: "unavailable"; reason: string };
 
+/** Spellings of one entity type found through their er-v1 keys (domain/entities/entity-key.ts). */
+export interface EntitySpellingsQuery {
+  type: EntityType;
+  /** An er-v1 key: an entity id's, or a name's. */
+  key: string;
+  /**
+   * `id`: the spellings keyed `key` (an entity id's group); `words`: spellings
+   * whose key holds `key` as whole words (a name's exact and prefix matches);
+   * `acronym`: spellings whose initials `key` spells.
+   */
+  lookup: "id" | "words" | "acronym";
+  /** The window, 14-digit inclusive: only spellings carried by an article in it, counted in it. */
+  from?: string | undefined;
+  to?: string | undefined;
+  /** Count each spelling's articles in the window; false asks only whether it has one (`articles` is then 1). */
+  counts: boolean;
+  /** Spellings kept per monthly index, the most carried first. */
+  limit: number;
+  budgetMs?: number;
+}
+
+export interface EntitySpelling {
+  /** The folded value, as filters match it. */
+  key: string;
+  /** A spelling as articles carry it. */
+  value: string;
+  /** Its er-v1 key. */
+  entityKey: string;
+  /** Articles carrying it in the window (see `counts`). */
+  articles: number;
+}
+
+export interface EntitySpellings {
+  /** Merged across monthly indexes, the most carried first. */
+  spellings: EntitySpelling[];
+  /** A monthly index held more than `limit` spellings: the rarest were left out. */
+  truncated: boolean;
+  /** The window cut into a monthly index holding spellings, so each was checked against it (a second lookup). */
+  windowChecked: boolean;
+  partitionsRead: string[];
+  partitionsFailed: PartitionFailure[];
+}
+
 export interface IndexBackend {
   /** Stores articles, idempotent by id: an id already present is left unchanged. */
   write(articles: readonly ArticleDetail[]): Promise<WriteResult>;
   search(query: ArticleQuery): Promise<SearchResult>;
   getArticle(id: string): Promise<ArticleLookup>;
+  /** Spellings of an entity type by their er-v1 keys, within a window. */
+  entitySpellings(query: EntitySpellingsQuery): Promise<EntitySpellings>;
   /** Number of articles held, across partitions that can be read. */
   count(): Promise<number>;
   close(): Promise<void>;

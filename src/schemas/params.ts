@@ -1,5 +1,6 @@
 import { Type, type TLiteral, type TObject, type TProperties, type TUnion } from "@sinclair/typebox";
 import { SOURCE_TYPES } from "../domain/article.js";
+import { ENTITY_TYPES } from "../domain/entities/entity-key.js";
 import { FILTER_FIELD_NAMES, type FilterField } from "../domain/filter-fields.js";
 import type { Same } from "../shared/same-type.js";
 
@@ -139,6 +140,40 @@ export const Params = {
     maximum: 1_000_000,
     description: "Refuse the call at no cost (400 `credit_budget_exceeded`) when its worst case exceeds this many credits.",
   }),
+  // Entities and time series (GET /entities, `entity_id`, GET /aggregate).
+  entity_id: Type.Union(
+    [
+      Type.String({ minLength: 1, maxLength: 2000 }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { minItems: 1, maxItems: 5 }),
+    ],
+    {
+      description:
+        "Up to 5 entity ids from /entities (`<type>:<name>`, e.g. `person:joe biden`), comma-separated or repeated; over MCP a string or an array of strings. Each matches every spelling of its group within the window; several must all match; an id with no spelling in the window matches nothing. 1 to 2 credits per id.",
+      "x-expected": "up to 5 entity ids <type>:<name> (type one of " + ENTITY_TYPES.join(", ") + "), comma-separated or repeated",
+    },
+  ),
+  entity_name: Type.String({
+    minLength: 1,
+    maxLength: 300,
+    description: "The name as the user wrote it (`Joe Biden`, `biden`, `NATO`).",
+  }),
+  entity_type: oneOf(ENTITY_TYPES, { description: "Entity type: which extracted values the name is looked for among." }),
+  interval: oneOf(["hour", "day", "week", "month", "all"] as const, {
+    description: "Bucket width: `hour`, `day`, `week` (starting Monday, UTC), `month`, or `all` (one bucket for the window).",
+  }),
+  metrics: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description:
+      "Comma-separated metrics per bucket beyond the article count: `stories` (distinct stories), `outlets` (distinct publishers), `signal:<name>` (a signal's mean and percentile).",
+    "x-expected": "comma-separated metrics among stories, outlets, signal:<name>",
+  }),
+  percentile: Type.Number({
+    minimum: 1,
+    maximum: 99.9,
+    default: 90,
+    description: "The percentile reported for `signal:<name>` metrics, 1 to 99.9; default 90.",
+  }),
 } as const;
 
 /**
@@ -174,11 +209,17 @@ export const WINDOW = {
   to: Type.Optional(Params.to),
 };
 
-/** The shared filter parameters (spec section 4): the exact-match filters and the window, for every endpoint that takes them. */
-export const SHARED_FILTERS = { ...EXACT_FILTERS, ...WINDOW };
+/** `entity_id`: entity groups from /entities, resolved to their spellings in the window. */
+export const ENTITY_FILTER = { entity_id: Type.Optional(Params.entity_id) };
+
+/** The shared filter parameters (spec section 4): the exact-match filters, entity ids and the window, for every endpoint that takes them. */
+export const SHARED_FILTERS = { ...EXACT_FILTERS, ...ENTITY_FILTER, ...WINDOW };
 
 // Compile-time: a filter parameter without its field in the index (or a field no parameter filters on) fails tsc.
-const filtersMatchFields: Same<Exclude<keyof typeof SHARED_FILTERS, keyof typeof WINDOW>, FilterField> = true;
+const filtersMatchFields: Same<
+  Exclude<keyof typeof SHARED_FILTERS, keyof typeof WINDOW | keyof typeof ENTITY_FILTER>,
+  FilterField
+> = true;
 void filtersMatchFields;
 
 /**
@@ -190,6 +231,7 @@ export const STORY_QUERY = {
   q: Type.Optional(Params.q),
   mode: Type.Optional(Params.mode),
   ...EXACT_FILTERS,
+  ...ENTITY_FILTER,
 };
 
 /** A JSON request body: fields declared like parameters (often the very same ones), no others. */

@@ -2,6 +2,7 @@ import type { PartitionFacet } from "../../domain/facets.js";
 import type { SizeOrder } from "../../domain/stories/story-order.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
 import { ArticlePartition, closeQuietly } from "./article-partition.js";
+import { entitySpellingsPart, type EntitySpellingsPart } from "./entity-keys.js";
 import type { Keyset, PartitionSearch } from "./match-conditions.js";
 import { partitionPath } from "./partition-catalog.js";
 import { countFacets } from "./partition-facets.js";
@@ -93,6 +94,7 @@ export interface ReadJobs {
   memberFields: { args: { rowids: number[] }; result: Map<number, MemberFields> };
   storyOf: { args: { articleId: string }; result: string | undefined };
   count: { args: Record<string, never>; result: number };
+  entitySpellings: { args: Parameters<typeof entitySpellingsPart>[1]; result: EntitySpellingsPart };
 }
 
 export type ReadJob = keyof ReadJobs;
@@ -156,6 +158,7 @@ const HANDLERS: Handlers = {
   memberFields: (partition, args) => memberFields(partition, args.rowids),
   storyOf: (partition, args) => storyOf(partition, args.articleId),
   count: (partition) => partition.count(),
+  entitySpellings: (partition, args) => entitySpellingsPart(partition, args),
 };
 
 /** One thread's connections to the monthly indexes under `dir`, opened on first use. */

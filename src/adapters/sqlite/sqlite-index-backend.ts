@@ -7,6 +7,9 @@ import { FILTER_FIELDS, type FilterField } from "../../domain/filter-fields.js";
 import type { ArticleQuery } from "../../domain/search-query.js";
 import type {
   ArticleLookup,
+  EntitySpelling,
+  EntitySpellings,
+  EntitySpellingsQuery,
   IndexBackend,
   PartitionFailure,
   SearchHit,
@@ -632,6 +635,32 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     } catch (error) {
       return { status: "unavailable", reason: unreadable(month, error).reason };
     }
+  }
+
+  /** Spellings by er-v1 key (ports/index-backend.ts): each monthly index the window reaches, merged by folded value. */
+  async entitySpellings(query: EntitySpellingsQuery): Promise<EntitySpellings> {
+    const merged = new Map<string, EntitySpelling>();
+    let truncated = false;
+    let windowChecked = false;
+    const { budgetMs, ...args } = query;
+    const window = { ...(args.from === undefined ? {} : { from: args.from }), ...(args.to === undefined ? {} : { to: args.to }) };
+    const walk = await walkPartitions(
+      this.pool,
+      this.monthsFor({ filters: window }),
+      { lane: "light", budgetMs, startedMs: Date.now() },
+      (month) => ({ job: "entitySpellings", month, args: { ...args, ...window } }),
+      (_month, part) => {
+        truncated ||= part.truncated;
+        windowChecked ||= part.windowChecked;
+        for (const spelling of part.spellings) {
+          const seen = merged.get(spelling.key);
+          if (seen === undefined) merged.set(spelling.key, { ...spelling });
+          else seen.articles = query.counts ? seen.articles + spelling.articles : 1;
+        }
+      },
+    );
+    const spellings = [...merged.values()].sort((a, b) => b.articles - a.articles || (a.key < b.key ? -1 : 1));
+    return { spellings, truncated, windowChecked, partitionsRead: readOf(walk), partitionsFailed: walk.failed };
   }
 
   async count(): Promise<number> {

@@ -5,6 +5,7 @@ import type { ArticleFilters, FacetRequest } from "../../domain/search-query.js"
 import { ApiError } from "../../shared/api-error.js";
 import { closestName } from "../../shared/closest-name.js";
 import { parseTimeBound } from "../../shared/timestamps.js";
+import { parseEntityIds } from "../entities/entity-ids.js";
 
 // Cross-field rules of /search and /top-headlines (spec section 4: shared
 // filter rules, Pagination), applied to parameters that already passed their
@@ -13,6 +14,7 @@ import { parseTimeBound } from "../../shared/timestamps.js";
 
 /** Parameters as validated against their declarations (schemas/params.ts). */
 export type ListParams = { [K in FilterField]?: string } & {
+  entity_id?: string | string[];
   q?: string;
   from?: string;
   to?: string;
@@ -56,7 +58,7 @@ export function toSearchRequest(params: ListParams): ArticleSearchRequest {
   return request;
 }
 
-function filtersOf(params: ListParams): ArticleFilters {
+export function filtersOf(params: ListParams): ArticleFilters {
   const filters: ArticleFilters = {};
   for (const field of FILTER_FIELD_NAMES) {
     const value = params[field]?.trim();
@@ -68,6 +70,7 @@ function filtersOf(params: ListParams): ArticleFilters {
   if (filters.mentioned_date !== undefined && parseTimeBound(filters.mentioned_date, "start") === undefined) {
     throw invalid("mentioned_date", `'mentioned_date' is not a real date: ${filters.mentioned_date}. Use YYYY-MM-DD.`);
   }
+  if (params.entity_id !== undefined) filters.entities = parseEntityIds(params.entity_id).map(({ type, key }) => ({ type, key }));
   const { from, to } = parseWindow(params.from, params.to);
   if (from !== undefined) filters.from = from;
   if (to !== undefined) filters.to = to;
