@@ -2,6 +2,7 @@ import { getAccountOperation } from "./get-account.js";
 import { getArticleOperation } from "./get-article.js";
 import { getStoryOperation } from "./get-story.js";
 import { listStoriesOperation } from "./list-stories.js";
+import { resolveEntityOperation } from "./resolve-entity.js";
 import type { Operation } from "./operation.js";
 import { searchOperation } from "./search.js";
 import { topHeadlinesOperation } from "./top-headlines.js";
@@ -14,4 +15,5 @@ export const OPERATIONS: readonly Operation[] = [
   getStoryOperation,
   getArticleOperation,
   getAccountOperation,
+  resolveEntityOperation,
 ];
