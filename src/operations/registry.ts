@@ -1,3 +1,4 @@
+import { aggregateOperation } from "./aggregate.js";
 import { getAccountOperation } from "./get-account.js";
 import { getArticleOperation } from "./get-article.js";
 import { getStoryOperation } from "./get-story.js";
@@ -16,4 +17,5 @@ export const OPERATIONS: readonly Operation[] = [
   getArticleOperation,
   getAccountOperation,
   resolveEntityOperation,
+  aggregateOperation,
 ];

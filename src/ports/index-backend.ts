@@ -1,9 +1,11 @@
 import type { ArticleDetail } from "../domain/article.js";
 import type { CursorPosition } from "../domain/browse-cursor.js";
+import type { Interval } from "../domain/aggregate/buckets.js";
 import type { EntityType } from "../domain/entities/entity-key.js";
+import type { KeywordQuery } from "../domain/keyword-query.js";
 import type { Facet } from "../domain/facets.js";
 import type { FilterField } from "../domain/filter-fields.js";
-import type { ArticleQuery } from "../domain/search-query.js";
+import type { ArticleFilters, ArticleQuery } from "../domain/search-query.js";
 
 // The article index: embedded SQLite (one file per month) or, in the scaled
 // shape, OpenSearch. Each monthly partition is one "index" in the spec's sense.
@@ -98,6 +100,34 @@ export interface EntitySpellings {
   partitionsFailed: PartitionFailure[];
 }
 
+/** A time series over a match set (GET /aggregate). */
+export interface AggregateQuery {
+  keywords?: KeywordQuery;
+  /** With the window: the series covers published_at from `from` to `to`. */
+  filters: ArticleFilters;
+  interval: Interval;
+  /** Distinct stories and distinct publishers per bucket, beside the article count. */
+  metrics: { stories: boolean; outlets: boolean };
+  budgetMs?: number;
+}
+
+export interface AggregateRow {
+  /** The bucket's start, 14-digit (see domain/aggregate/buckets.ts); "" for `all`. */
+  bucket: string;
+  articles: number;
+  stories?: number;
+  outlets?: number;
+  /** Monthly indexes that held matches in this bucket: distinct counts from more than one are summed. */
+  indexes: number;
+}
+
+export interface AggregateResult {
+  /** Buckets with at least one match, in no particular order. */
+  rows: AggregateRow[];
+  partitionsRead: string[];
+  partitionsFailed: PartitionFailure[];
+}
+
 export interface IndexBackend {
   /** Stores articles, idempotent by id: an id already present is left unchanged. */
   write(articles: readonly ArticleDetail[]): Promise<WriteResult>;
@@ -105,6 +135,8 @@ export interface IndexBackend {
   getArticle(id: string): Promise<ArticleLookup>;
   /** Spellings of an entity type by their er-v1 keys, within a window. */
   entitySpellings(query: EntitySpellingsQuery): Promise<EntitySpellings>;
+  /** Per time bucket, the matches and, on request, their distinct stories and publishers. */
+  aggregate(query: AggregateQuery): Promise<AggregateResult>;
   /** Number of articles held, across partitions that can be read. */
   count(): Promise<number>;
   close(): Promise<void>;

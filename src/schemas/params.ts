@@ -222,6 +222,14 @@ const filtersMatchFields: Same<
 > = true;
 void filtersMatchFields;
 
+/** GET /aggregate takes every shared filter but these (spec, GET /aggregate). */
+const NOT_ON_AGGREGATE = ["near", "radius_km", "bbox", "amount_min", "amount_max"] as const;
+
+/** The shared filters of /aggregate. */
+export const AGGREGATE_FILTERS = Object.fromEntries(
+  Object.entries(SHARED_FILTERS).filter(([name]) => !(NOT_ON_AGGREGATE as readonly string[]).includes(name)),
+) as Omit<typeof SHARED_FILTERS, (typeof NOT_ON_AGGREGATE)[number]>;
+
 /**
  * What chooses the stories of /stories: `q`, `mode` and the filters, without
  * window, order or paging. A watch's body carries these fields under the same

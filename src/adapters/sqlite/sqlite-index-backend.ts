@@ -6,6 +6,9 @@ import { mergeFacets, shardSize, type Facet, type PartitionFacet } from "../../d
 import { FILTER_FIELDS, type FilterField } from "../../domain/filter-fields.js";
 import type { ArticleQuery } from "../../domain/search-query.js";
 import type {
+  AggregateQuery,
+  AggregateResult,
+  AggregateRow,
   ArticleLookup,
   EntitySpelling,
   EntitySpellings,
@@ -661,6 +664,33 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     );
     const spellings = [...merged.values()].sort((a, b) => b.articles - a.articles || (a.key < b.key ? -1 : 1));
     return { spellings, truncated, windowChecked, partitionsRead: readOf(walk), partitionsFailed: walk.failed };
+  }
+
+  /** A time series (ports/index-backend.ts): each monthly index groups its matches; buckets are summed here. */
+  async aggregate(query: AggregateQuery): Promise<AggregateResult> {
+    const match = query.keywords ? toFtsMatch(query.keywords) : undefined;
+    const args: QueryArgs = match === undefined ? { filters: query.filters } : { filters: query.filters, match };
+    const rows = new Map<string, AggregateRow>();
+    const walk = await walkPartitions(
+      this.pool,
+      this.monthsFor(query),
+      { lane: "heavy", budgetMs: query.budgetMs, startedMs: Date.now() },
+      (month) => ({ job: "aggregate", month, args: { ...args, interval: query.interval, metrics: query.metrics } }),
+      (_month, part) => {
+        for (const row of part) {
+          const seen = rows.get(row.bucket);
+          if (seen === undefined) {
+            rows.set(row.bucket, { ...row, indexes: 1 });
+            continue;
+          }
+          seen.articles += row.articles;
+          if (row.stories !== undefined) seen.stories = (seen.stories ?? 0) + row.stories;
+          if (row.outlets !== undefined) seen.outlets = (seen.outlets ?? 0) + row.outlets;
+          seen.indexes++;
+        }
+      },
+    );
+    return { rows: [...rows.values()], partitionsRead: readOf(walk), partitionsFailed: walk.failed };
   }
 
   async count(): Promise<number> {
