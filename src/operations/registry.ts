@@ -1,5 +1,9 @@
 import { aggregateOperation } from "./aggregate.js";
 import { getAccountOperation } from "./get-account.js";
+import { graphExposuresOperation } from "./graph-exposures.js";
+import { graphNetworkOperation } from "./graph-network.js";
+import { graphPathOperation } from "./graph-path.js";
+import { graphRelatedOperation } from "./graph-related.js";
 import { getArticleOperation } from "./get-article.js";
 import { getStoryOperation } from "./get-story.js";
 import { listStoriesOperation } from "./list-stories.js";
@@ -18,4 +22,9 @@ export const OPERATIONS: readonly Operation[] = [
   getAccountOperation,
   resolveEntityOperation,
   aggregateOperation,
+  // The relationship graph (spec 02).
+  graphRelatedOperation,
+  graphPathOperation,
+  graphNetworkOperation,
+  graphExposuresOperation,
 ];

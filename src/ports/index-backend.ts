@@ -117,6 +117,9 @@ export interface AggregateRow {
   articles: number;
   stories?: number;
   outlets?: number;
+  /** Earliest and latest published_at among the bucket's matches (null when none carries one). */
+  first: string | null;
+  last: string | null;
   /** Monthly indexes that held matches in this bucket: distinct counts from more than one are summed. */
   indexes: number;
 }

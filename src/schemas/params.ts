@@ -256,3 +256,75 @@ export const LIST_PARAMS = {
   view: Type.Optional(Params.view),
   cursor: Type.Optional(Params.cursor),
 };
+
+// The relationship graph (spec 02, GET /graph/*): its own parameters, and the
+// window and narrowing filters every graph endpoint takes.
+
+export const GraphParams = {
+  entity: Type.String({
+    minLength: 1,
+    maxLength: 2000,
+    description: "One entity id from /entities (`<type>:<name>`, e.g. `organization:nato`); URL-encode it (keys keep their spaces).",
+    "x-expected": "one entity id <type>:<name> (type one of " + ENTITY_TYPES.join(", ") + ")",
+  }),
+  types: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description:
+      "Comma list of neighbour types among organization, person, location, city, region, topic, name. Default `organization,person,location,topic`.",
+    "x-expected": "a comma list among organization, person, location, city, region, topic, name",
+  }),
+  related_limit: Type.Integer({ minimum: 1, maximum: 50, default: 20, description: "Edges returned, 1 to 50." }),
+  evidence: Type.Integer({
+    minimum: 0,
+    maximum: 10,
+    default: 3,
+    description:
+      "0 to 10; default 3. The number of strongest edges that get evidence and the articles each carries; 0 gives counts only. 2 index queries (credits) per edge, within the 16-query cap.",
+  }),
+  max_hops: Type.Integer({ minimum: 1, maximum: 2, default: 2, description: "1 (the direct edge only) or 2 (paths through a shared neighbour)." }),
+  limit_per_type: Type.Integer({
+    minimum: 1,
+    maximum: 20,
+    default: 10,
+    description: "Neighbours listed per type, 1 to 20; default 10.",
+  }),
+  network_evidence: Type.Integer({
+    minimum: 0,
+    maximum: 10,
+    default: 0,
+    description:
+      "0 to 10; default 0 (counts only). The number of strongest neighbours (across types) that get evidence and the articles each carries; 2 index queries (credits) each, within the 16-query cap.",
+  }),
+  compare_from: Type.String({
+    pattern: TIME_BOUND_PATTERN,
+    description:
+      "Start of the window to compare with (`YYYY-MM-DD` or 14-digit), usually before `from`. With `compare_to`; clamped to the plan like `from`. A flat 3 credits.",
+    "x-expected": "a date YYYY-MM-DD or a 14-digit UTC timestamp YYYYMMDDHHMMSS",
+  }),
+  compare_to: Type.String({
+    pattern: TIME_BOUND_PATTERN,
+    description: "End of the window to compare with (`YYYY-MM-DD`, the whole day, or 14-digit). With `compare_from`.",
+    "x-expected": "a date YYYY-MM-DD or a 14-digit UTC timestamp YYYYMMDDHHMMSS",
+  }),
+  exposures_entity_id: Type.Union(
+    [
+      Type.String({ minLength: 1, maxLength: 2000 }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { minItems: 1, maxItems: 5 }),
+    ],
+    {
+      description:
+        "2 to 5 entity ids from /entities (`<type>:<name>`), comma-separated or repeated as on /search; over MCP a string or an array of strings.",
+      "x-expected": "2 to 5 entity ids <type>:<name>, comma-separated or repeated",
+    },
+  ),
+} as const;
+
+/** The window and the filters that narrow graph counts (not the id lookups). */
+export const GRAPH_SCOPE = {
+  ...WINDOW,
+  language: Type.Optional(Params.language),
+  publisher_country: Type.Optional(Params.publisher_country),
+  source_type: Type.Optional(Params.source_type),
+  country: Type.Optional(Params.country),
+};

@@ -15,6 +15,9 @@ export interface AggregatePartRow {
   articles: number;
   stories?: number;
   outlets?: number;
+  /** Earliest and latest published_at among the bucket's matches (null when none carries one). */
+  first: string | null;
+  last: string | null;
 }
 
 /** SQL of a bucket's start from `p` (published_at), with what pads it to 14 digits. */
@@ -50,7 +53,7 @@ export function aggregatePart(
 ): AggregatePartRow[] {
   const params: Params = {};
   const bucket = BUCKET_SQL[interval];
-  const columns = ["count(*) AS articles"];
+  const columns = ["count(*) AS articles", "min(p) AS first", "max(p) AS last"];
   if (metrics.stories) {
     registerStoryTerm(partition.db);
     columns.push("count(DISTINCT story_term(terms)) AS stories");

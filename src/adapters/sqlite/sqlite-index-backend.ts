@@ -686,6 +686,8 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
           seen.articles += row.articles;
           if (row.stories !== undefined) seen.stories = (seen.stories ?? 0) + row.stories;
           if (row.outlets !== undefined) seen.outlets = (seen.outlets ?? 0) + row.outlets;
+          if (row.first !== null && (seen.first === null || row.first < seen.first)) seen.first = row.first;
+          if (row.last !== null && (seen.last === null || row.last > seen.last)) seen.last = row.last;
           seen.indexes++;
         }
       },

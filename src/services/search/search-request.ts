@@ -78,13 +78,17 @@ export function filtersOf(params: ListParams): ArticleFilters {
 }
 
 /** `from`/`to` as given (`YYYY-MM-DD` or 14-digit) to inclusive 14-digit bounds; a day as `to` is its whole day. */
-export function parseWindow(fromParam: string | undefined, toParam: string | undefined): { from?: string; to?: string } {
+export function parseWindow(
+  fromParam: string | undefined,
+  toParam: string | undefined,
+  names: { from: string; to: string } = { from: "from", to: "to" },
+): { from?: string; to?: string } {
   const from = fromParam === undefined ? undefined : parseTimeBound(fromParam, "start");
   const to = toParam === undefined ? undefined : parseTimeBound(toParam, "end");
-  if (fromParam !== undefined && from === undefined) throw notADate("from", fromParam);
-  if (toParam !== undefined && to === undefined) throw notADate("to", toParam);
+  if (fromParam !== undefined && from === undefined) throw notADate(names.from, fromParam);
+  if (toParam !== undefined && to === undefined) throw notADate(names.to, toParam);
   if (from !== undefined && to !== undefined && from > to) {
-    throw invalid("from", `'from' (${fromParam}) is after 'to' (${toParam}).`);
+    throw invalid(names.from, `'${names.from}' (${fromParam}) is after '${names.to}' (${toParam}).`);
   }
   return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
 }
@@ -97,7 +101,7 @@ function bareDomain(source: string): string {
     .replace(/\/+$/, "");
 }
 
-function facetFields(list: string): FilterField[] {
+export function facetFields(list: string): FilterField[] {
   const names = list
     .split(",")
     .map((name) => name.trim())
