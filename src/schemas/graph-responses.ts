@@ -6,7 +6,7 @@ import { CompactArticleSchema, envelopeProperties, FacetSchema } from "./respons
 // The four graph endpoints (spec 02: Graph seed, Graph edge, Graph path, the
 // fields on every graph response). Where the spec leaves the body of
 // /graph/network and /graph/exposures "not shown", the fields here are ours,
-// described in docs/search-recipes.md ("Relationships").
+// described in docs/relationships.md.
 
 const Stamp = Type.String({ pattern: "^\\d{14}$", description: "14-digit UTC YYYYMMDDHHMMSS." });
 const EntityType = Type.Union(ENTITY_TYPES.map((t) => Type.Literal(t)));
