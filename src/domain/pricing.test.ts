@@ -61,17 +61,18 @@ describe("priceOf: document 2, section 8", () => {
   });
 
   it("charges graph calls per index query, at most 16", () => {
-    expect(range({ operation: "graph_related", evidence: 0, entityIds: 1 })).toEqual([3, 4]);
-    expect(range({ operation: "graph_related", evidence: 3, entityIds: 1 })).toEqual([3, 10]);
-    expect(range({ operation: "graph_related", evidence: 10, entityIds: 1 })).toEqual([3, 16]);
+    expect(range({ operation: "graph_related", evidence: 0 })).toEqual([2, 4]);
+    expect(range({ operation: "graph_related", evidence: 3 })).toEqual([2, 10]);
+    expect(range({ operation: "graph_related", evidence: 10 })).toEqual([2, 16]);
     expect(range({ operation: "graph_path", maxHops: 1, evidence: 3 })).toEqual([3, 8]);
     expect(range({ operation: "graph_path", maxHops: 2, evidence: 0 })).toEqual([3, 9]);
     expect(range({ operation: "graph_path", maxHops: 2, evidence: 3 })).toEqual([3, 16]);
-    expect(range({ operation: "graph_exposures", entities: 5, evidence: 10 })).toEqual([7, 16]);
+    expect(range({ operation: "graph_exposures", entities: 2 })).toEqual([3, 7]);
+    expect(range({ operation: "graph_exposures", entities: 5 })).toEqual([6, 13]);
   });
 
   it("adds a flat 3 for a network comparison", () => {
-    const [min, max] = range({ operation: "graph_network", compare: false });
-    expect(range({ operation: "graph_network", compare: true })).toEqual([min + 3, max + 3]);
+    expect(range({ operation: "graph_network", evidence: 0, compare: false })).toEqual([2, 4]);
+    expect(range({ operation: "graph_network", evidence: 0, compare: true })).toEqual([5, 7]);
   });
 });

@@ -44,10 +44,10 @@ export type PricedCall =
   | { operation: "entities" }
   | { operation: "aggregate"; entityIds: number; percentilePass: boolean }
   | { operation: "watch" }
-  | { operation: "graph_related"; evidence: number; entityIds: number }
+  | { operation: "graph_related"; evidence: number }
   | { operation: "graph_path"; maxHops: 1 | 2; evidence: number }
-  | { operation: "graph_network"; compare: boolean }
-  | { operation: "graph_exposures"; entities: number; evidence: number }
+  | { operation: "graph_network"; evidence: number; compare: boolean }
+  | { operation: "graph_exposures"; entities: number }
   | { operation: "free" };
 
 const RANKING: Record<RankingMode | "recent", number> = { recent: 1, keyword: 1, semantic: 2, hybrid: 3 };
@@ -56,7 +56,7 @@ const RANKING: Record<RankingMode | "recent", number> = { recent: 1, keyword: 1,
 const CANDIDATE_BATCHES = { min: 1, max: 4 };
 
 /** Graph calls pay one credit per index query, at most 16 per call. */
-const GRAPH_QUERY_CAP = 16;
+export const GRAPH_QUERY_CAP = 16;
 
 export function priceOf(call: PricedCall): Price {
   const lines: PriceLine[] = [];
@@ -101,20 +101,27 @@ export function priceOf(call: PricedCall): Price {
     case "watch":
       add("watch operation", 1);
       break;
+    // Graph calls (spec 02, "Graph credits"): 1 credit per index query the call issues, counted by the call as it
+    // runs (services/graph/query-ledger.ts): 1 for indexed_through, 1 or 2 to resolve each id, 1 to count neighbours,
+    // 2 for each edge that gets evidence; at most 16, and an edge the cap cannot afford goes without evidence.
     case "graph_related":
-      // indexed_through + resolving the id (1-2) + counting neighbours; then 2 per edge with evidence.
-      addGraph(add, 2 + call.entityIds, 3 + call.entityIds + 2 * call.evidence);
+      // With no spelling in the window the neighbour count is skipped: 2.
+      addGraph(add, 2, 4 + 2 * call.evidence);
       break;
     case "graph_path":
+      // 3 when an end has no spelling in the window (indexed_through and both lookups); the spec's ranges above that.
       if (call.maxHops === 1) addGraph(add, 3, 8);
       else addGraph(add, 3, call.evidence === 0 ? 9 : GRAPH_QUERY_CAP);
       break;
     case "graph_network":
-      addGraph(add, 3, 8);
+      addGraph(add, 2, 4 + 2 * call.evidence);
+      // The second pass (the compared window: its lookup and its neighbour count) is a flat 3, beside the cap.
       if (call.compare) add("network comparison", 3);
       break;
     case "graph_exposures":
-      addGraph(add, 2 + call.entities, 2 + 2 * call.entities + 2 * call.evidence);
+      // indexed_through, 1 or 2 per id, then the shared articles and their stories and sources (skipped when an id
+      // has no spelling in the window).
+      addGraph(add, 1 + call.entities, 3 + 2 * call.entities);
       break;
     case "free":
       break;

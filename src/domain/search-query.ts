@@ -1,4 +1,5 @@
 import type { CursorPosition } from "./browse-cursor.js";
+import type { EntityType } from "./entities/entity-key.js";
 import type { FilterField } from "./filter-fields.js";
 import type { KeywordQuery } from "./keyword-query.js";
 
@@ -6,7 +7,15 @@ import type { KeywordQuery } from "./keyword-query.js";
 // as the caller wrote them (trimmed; `source` without scheme or `www.`); the
 // index compares them case-insensitively (filter-fields.ts `foldValue`).
 
+/** An `entity_id` filter: every spelling of `type` whose er-v1 key is `key` matches. */
+export interface EntityFilter {
+  type: EntityType;
+  key: string;
+}
+
 export type ArticleFilters = { [K in FilterField]?: string } & {
+  /** `entity_id` values, ANDed; each matches any spelling of its group. */
+  entities?: EntityFilter[];
   /** 14-digit, inclusive: published_at >= from. */
   from?: string;
   /** 14-digit, inclusive: published_at <= to. */

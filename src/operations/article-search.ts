@@ -1,4 +1,5 @@
-import type { RankingMode, SearchExtras } from "../domain/pricing.js";
+import type { Price, RankingMode, SearchExtras } from "../domain/pricing.js";
+import { resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
 import type { Caller } from "../services/accounts/account-service.js";
 import { searchArticles } from "../services/search/search-articles.js";
 import type { ArticleSearchRequest } from "../services/search/search-request.js";
@@ -11,7 +12,7 @@ export function searchPriceInputs(request: ArticleSearchRequest): SearchExtras &
   return {
     cursor: request.cursor ? (request.cursor.after ? "later" : "first") : undefined,
     offset: request.offset,
-    entityIds: 0,
+    entityIds: request.filters.entities?.length ?? 0,
     candidateFilter: false,
     percentilePass: false,
   };
@@ -22,10 +23,21 @@ export function pricedMode(request: ArticleSearchRequest, mode: RankingMode | un
   return request.keywords ? (mode ?? "keyword") : "recent";
 }
 
-export function runArticleSearch(request: ArticleSearchRequest, caller: Caller, deps: OperationDeps): PlannedCall["execute"] {
+/** Runs a search priced at `price`: what a cursor page and resolving its entity ids took is added to the fixed part. */
+export function runArticleSearch(
+  request: ArticleSearchRequest,
+  price: Price,
+  caller: Caller,
+  deps: OperationDeps,
+): PlannedCall["execute"] {
   return async (meter) => {
-    const outcome = await searchArticles(deps.index, request, caller.plan, deps.clock.now());
-    if (outcome.credits !== undefined) meter.took(outcome.credits);
-    return outcome.body;
+    const now = deps.clock.now();
+    const resolution = await resolveEntityFilters(deps.index, request.filters, caller.plan, now);
+    const outcome = await searchArticles(deps.index, request, caller.plan, now);
+    // A cursor page's least is 1 credit, an entity id's 1: the price's minimum counts both at that.
+    const cursorExtra = outcome.credits === undefined ? 0 : outcome.credits - 1;
+    const entityExtra = resolution === undefined ? 0 : resolution.credits - resolution.resolved.length;
+    if (outcome.credits !== undefined || resolution !== undefined) meter.took(price.min + cursorExtra + entityExtra);
+    return withResolved(outcome.body, resolution);
   };
 }

@@ -3,6 +3,7 @@ import { priceOf } from "../domain/pricing.js";
 import { Params, STORY_QUERY, WINDOW } from "../schemas/params.js";
 import { StoriesResponseSchema } from "../schemas/responses.js";
 import { toSearchRequest } from "../services/search/search-request.js";
+import { resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
 import { listStories } from "../services/stories/list-stories.js";
 import { pricedMode, searchPriceInputs } from "./article-search.js";
 import { defineOperation } from "./operation.js";
@@ -28,14 +29,13 @@ export const listStoriesOperation = defineOperation({
   response: StoriesResponseSchema,
   plan(params, caller, deps) {
     const request = toSearchRequest(params);
+    const price = priceOf({ operation: "stories", mode: pricedMode(request, params.mode), ...searchPriceInputs(request) });
     return {
-      price: priceOf({
-        operation: "stories",
-        mode: pricedMode(request, params.mode),
-        ...searchPriceInputs(request),
-      }),
-      execute: () =>
-        listStories(
+      price,
+      execute: async (meter) => {
+        const now = deps.clock.now();
+        const resolution = await resolveEntityFilters(deps.index, request.filters, caller.plan, now);
+        const body = await listStories(
           deps.stories,
           {
             keywords: request.keywords,
@@ -45,8 +45,11 @@ export const listStoriesOperation = defineOperation({
             limit: request.limit,
           },
           caller.plan,
-          deps.clock.now(),
-        ),
+          now,
+        );
+        if (resolution !== undefined) meter.took(price.min + resolution.credits - resolution.resolved.length);
+        return withResolved(body, resolution);
+      },
     };
   },
 });

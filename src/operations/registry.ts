@@ -1,7 +1,13 @@
+import { aggregateOperation } from "./aggregate.js";
 import { getAccountOperation } from "./get-account.js";
+import { graphExposuresOperation } from "./graph-exposures.js";
+import { graphNetworkOperation } from "./graph-network.js";
+import { graphPathOperation } from "./graph-path.js";
+import { graphRelatedOperation } from "./graph-related.js";
 import { getArticleOperation } from "./get-article.js";
 import { getStoryOperation } from "./get-story.js";
 import { listStoriesOperation } from "./list-stories.js";
+import { resolveEntityOperation } from "./resolve-entity.js";
 import type { Operation } from "./operation.js";
 import { searchOperation } from "./search.js";
 import { topHeadlinesOperation } from "./top-headlines.js";
@@ -25,4 +31,11 @@ export const OPERATIONS: readonly Operation[] = [
   getWatchOperation,
   deleteWatchOperation,
   watchEventsOperation,
+  resolveEntityOperation,
+  aggregateOperation,
+  // The relationship graph (spec 02).
+  graphRelatedOperation,
+  graphPathOperation,
+  graphNetworkOperation,
+  graphExposuresOperation,
 ];

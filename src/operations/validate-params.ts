@@ -76,7 +76,7 @@ function validateFields(
     }
     // An empty value is refused, not read as absent: `source=` is more likely a lost value than a wish for every source.
     if (given === "") throw invalid(name, schema, "is empty; give a value or leave the parameter out");
-    if (form === "query" && Array.isArray(given) && schema.type !== "array")
+    if (form === "query" && Array.isArray(given) && !acceptsArray(schema))
       throw invalid(name, schema, `was given ${given.length} times; give it once`);
     const value = form === "query" ? fromQueryText(schema, given) : fromJson(schema, given);
     if (!Value.Check(schema, value)) throw invalid(name, schema, `cannot be ${quoteValue(given)}`);
@@ -104,6 +104,12 @@ function fromQueryText(schema: TSchema, given: unknown): unknown {
 /** JSON values are typed: the string "5" is not an integer, nor "true" a boolean. Enum values still match whatever their case. */
 function fromJson(schema: TSchema, given: unknown): unknown {
   return typeof given === "string" ? (matchingEnumValue(schema, given) ?? given) : given;
+}
+
+/** A parameter that may be repeated in a query string: an array, or a union with an array member. */
+function acceptsArray(schema: TSchema): boolean {
+  if (schema.type === "array") return true;
+  return schema[Kind] === "Union" && Array.isArray(schema.anyOf) && (schema.anyOf as TSchema[]).some((s) => s.type === "array");
 }
 
 function matchingEnumValue(schema: TSchema, given: string): string | undefined {

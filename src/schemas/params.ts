@@ -1,5 +1,6 @@
 import { Type, type TLiteral, type TObject, type TProperties, type TUnion } from "@sinclair/typebox";
 import { SOURCE_TYPES } from "../domain/article.js";
+import { ENTITY_TYPES } from "../domain/entities/entity-key.js";
 import { FILTER_FIELD_NAMES, type FilterField } from "../domain/filter-fields.js";
 import { EVENT_KINDS } from "../domain/watches/watch.js";
 import type { Same } from "../shared/same-type.js";
@@ -140,6 +141,40 @@ export const Params = {
     maximum: 1_000_000,
     description: "Refuse the call at no cost (400 `credit_budget_exceeded`) when its worst case exceeds this many credits.",
   }),
+  // Entities and time series (GET /entities, `entity_id`, GET /aggregate).
+  entity_id: Type.Union(
+    [
+      Type.String({ minLength: 1, maxLength: 2000 }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { minItems: 1, maxItems: 5 }),
+    ],
+    {
+      description:
+        "Up to 5 entity ids from /entities (`<type>:<name>`, e.g. `person:joe biden`), comma-separated or repeated; over MCP a string or an array of strings. Each matches every spelling of its group within the window; several must all match; an id with no spelling in the window matches nothing. 1 to 2 credits per id.",
+      "x-expected": "up to 5 entity ids <type>:<name> (type one of " + ENTITY_TYPES.join(", ") + "), comma-separated or repeated",
+    },
+  ),
+  entity_name: Type.String({
+    minLength: 1,
+    maxLength: 300,
+    description: "The name as the user wrote it (`Joe Biden`, `biden`, `NATO`).",
+  }),
+  entity_type: oneOf(ENTITY_TYPES, { description: "Entity type: which extracted values the name is looked for among." }),
+  interval: oneOf(["hour", "day", "week", "month", "all"] as const, {
+    description: "Bucket width: `hour`, `day`, `week` (starting Monday, UTC), `month`, or `all` (one bucket for the window).",
+  }),
+  metrics: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description:
+      "Comma-separated metrics per bucket beyond the article count: `stories` (distinct stories), `outlets` (distinct publishers), `signal:<name>` (a signal's mean and percentile).",
+    "x-expected": "comma-separated metrics among stories, outlets, signal:<name>",
+  }),
+  percentile: Type.Number({
+    minimum: 1,
+    maximum: 99.9,
+    default: 90,
+    description: "The percentile reported for `signal:<name>` metrics, 1 to 99.9; default 90.",
+  }),
 } as const;
 
 /**
@@ -175,12 +210,26 @@ export const WINDOW = {
   to: Type.Optional(Params.to),
 };
 
-/** The shared filter parameters (spec section 4): the exact-match filters and the window, for every endpoint that takes them. */
-export const SHARED_FILTERS = { ...EXACT_FILTERS, ...WINDOW };
+/** `entity_id`: entity groups from /entities, resolved to their spellings in the window. */
+export const ENTITY_FILTER = { entity_id: Type.Optional(Params.entity_id) };
+
+/** The shared filter parameters (spec section 4): the exact-match filters, entity ids and the window, for every endpoint that takes them. */
+export const SHARED_FILTERS = { ...EXACT_FILTERS, ...ENTITY_FILTER, ...WINDOW };
 
 // Compile-time: a filter parameter without its field in the index (or a field no parameter filters on) fails tsc.
-const filtersMatchFields: Same<Exclude<keyof typeof SHARED_FILTERS, keyof typeof WINDOW>, FilterField> = true;
+const filtersMatchFields: Same<
+  Exclude<keyof typeof SHARED_FILTERS, keyof typeof WINDOW | keyof typeof ENTITY_FILTER>,
+  FilterField
+> = true;
 void filtersMatchFields;
+
+/** GET /aggregate takes every shared filter but these (spec, GET /aggregate). */
+const NOT_ON_AGGREGATE = ["near", "radius_km", "bbox", "amount_min", "amount_max"] as const;
+
+/** The shared filters of /aggregate. */
+export const AGGREGATE_FILTERS = Object.fromEntries(
+  Object.entries(SHARED_FILTERS).filter(([name]) => !(NOT_ON_AGGREGATE as readonly string[]).includes(name)),
+) as Omit<typeof SHARED_FILTERS, (typeof NOT_ON_AGGREGATE)[number]>;
 
 /**
  * What chooses the stories of /stories: `q`, `mode` and the filters, without
@@ -191,6 +240,7 @@ export const STORY_QUERY = {
   q: Type.Optional(Params.q),
   mode: Type.Optional(Params.mode),
   ...EXACT_FILTERS,
+  ...ENTITY_FILTER,
 };
 
 /** A JSON request body: fields declared like parameters (often the very same ones), no others. */
@@ -250,3 +300,74 @@ export const WatchParams = {
     "x-expected": "an https URL on a public host",
   }),
 } as const;
+// The relationship graph (spec 02, GET /graph/*): its own parameters, and the
+// window and narrowing filters every graph endpoint takes.
+
+export const GraphParams = {
+  entity: Type.String({
+    minLength: 1,
+    maxLength: 2000,
+    description: "One entity id from /entities (`<type>:<name>`, e.g. `organization:nato`); URL-encode it (keys keep their spaces).",
+    "x-expected": "one entity id <type>:<name> (type one of " + ENTITY_TYPES.join(", ") + ")",
+  }),
+  types: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description:
+      "Comma list of neighbour types among organization, person, location, city, region, topic, name. Default `organization,person,location,topic`.",
+    "x-expected": "a comma list among organization, person, location, city, region, topic, name",
+  }),
+  related_limit: Type.Integer({ minimum: 1, maximum: 50, default: 20, description: "Edges returned, 1 to 50." }),
+  evidence: Type.Integer({
+    minimum: 0,
+    maximum: 10,
+    default: 3,
+    description:
+      "0 to 10; default 3. The number of strongest edges that get evidence and the articles each carries; 0 gives counts only. 2 index queries (credits) per edge, within the 16-query cap.",
+  }),
+  max_hops: Type.Integer({ minimum: 1, maximum: 2, default: 2, description: "1 (the direct edge only) or 2 (paths through a shared neighbour)." }),
+  limit_per_type: Type.Integer({
+    minimum: 1,
+    maximum: 20,
+    default: 10,
+    description: "Neighbours listed per type, 1 to 20; default 10.",
+  }),
+  network_evidence: Type.Integer({
+    minimum: 0,
+    maximum: 10,
+    default: 0,
+    description:
+      "0 to 10; default 0 (counts only). The number of strongest neighbours (across types) that get evidence and the articles each carries; 2 index queries (credits) each, within the 16-query cap.",
+  }),
+  compare_from: Type.String({
+    pattern: TIME_BOUND_PATTERN,
+    description:
+      "Start of the window to compare with (`YYYY-MM-DD` or 14-digit), usually before `from`. With `compare_to`; clamped to the plan like `from`. A flat 3 credits.",
+    "x-expected": "a date YYYY-MM-DD or a 14-digit UTC timestamp YYYYMMDDHHMMSS",
+  }),
+  compare_to: Type.String({
+    pattern: TIME_BOUND_PATTERN,
+    description: "End of the window to compare with (`YYYY-MM-DD`, the whole day, or 14-digit). With `compare_from`.",
+    "x-expected": "a date YYYY-MM-DD or a 14-digit UTC timestamp YYYYMMDDHHMMSS",
+  }),
+  exposures_entity_id: Type.Union(
+    [
+      Type.String({ minLength: 1, maxLength: 2000 }),
+      Type.Array(Type.String({ minLength: 1, maxLength: 2000 }), { minItems: 1, maxItems: 5 }),
+    ],
+    {
+      description:
+        "2 to 5 entity ids from /entities (`<type>:<name>`), comma-separated or repeated as on /search; over MCP a string or an array of strings.",
+      "x-expected": "2 to 5 entity ids <type>:<name>, comma-separated or repeated",
+    },
+  ),
+} as const;
+
+/** The window and the filters that narrow graph counts (not the id lookups). */
+export const GRAPH_SCOPE = {
+  ...WINDOW,
+  language: Type.Optional(Params.language),
+  publisher_country: Type.Optional(Params.publisher_country),
+  source_type: Type.Optional(Params.source_type),
+  country: Type.Optional(Params.country),
+};

@@ -106,6 +106,15 @@ export const ArticleDetailSchema = Type.Object(
 );
 
 /** Fields every priced response carries about its window and completeness. */
+/** `resolved` (spec "Search response"): each `entity_id` with the spellings it matched in the window. */
+export const ResolvedEntitiesSchema = Type.Array(
+  Type.Object({
+    entity_id: Type.String(),
+    aliases_used: Type.Array(Type.String(), { description: "Spellings of the group found in the window, most carried first." }),
+  }),
+  { description: "When `entity_id` was passed: each id and the spellings it matched; empty `aliases_used` matches nothing." },
+);
+
 export const envelopeProperties = {
   history_days: Nullable(Type.Integer({ description: "How far back the plan reaches; null is the full archive." })),
   from_clamped: Type.Boolean({ description: "True when a supplied `from` was moved forward to the plan boundary." }),
@@ -144,6 +153,7 @@ export const SearchResponseSchema = Type.Object(
     next_cursor: Type.Optional(
       Type.String({ description: "Present on cursor paging while more pages exist: send it as `cursor` for the next page." }),
     ),
+    resolved: Type.Optional(ResolvedEntitiesSchema),
     ...envelopeProperties,
   },
   { $id: "SearchResponse" },
@@ -223,6 +233,7 @@ export const StoriesResponseSchema = Type.Object(
     offset: Type.Integer(),
     limit: Type.Integer(),
     has_more: Type.Boolean(),
+    resolved: Type.Optional(ResolvedEntitiesSchema),
     ...envelopeProperties,
   },
   { $id: "StoriesResponse" },

@@ -1,6 +1,8 @@
 import Database from "better-sqlite3";
 import { FILTER_FIELDS, foldValue, type FilterField } from "../../domain/filter-fields.js";
+import { ENTITY_TYPE_FIELDS } from "../../domain/entities/entity-key.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
+import { keyedTerms } from "./entity-keys.js";
 import type { ResolvedTerm } from "./match-conditions.js";
 import { SCHEMA, SCHEMA_VERSION } from "./partition-schema.js";
 import { StatementCache } from "./statement-cache.js";
@@ -161,6 +163,22 @@ export class ArticlePartition {
       const term = lookup.get(spec.code, key) as { id: number; docs: number } | undefined;
       if (term === undefined || term.docs === 0) return null;
       terms.push({ ...term, field, key });
+    }
+    for (const entity of filters.entities ?? []) {
+      // Every spelling of the group held here; none means nothing here can match.
+      const group = keyedTerms(this, entity.type, entity.key, "key");
+      const first = group[0];
+      if (first === undefined) return null;
+      const field = ENTITY_TYPE_FIELDS[entity.type];
+      if (group.length === 1) terms.push({ id: first.id, docs: first.docs, field, key: first.key });
+      else
+        terms.push({
+          id: first.id,
+          ids: group.map((t) => t.id),
+          docs: group.reduce((sum, t) => sum + t.docs, 0),
+          field,
+          key: entity.key,
+        });
     }
     return terms.sort((a, b) => a.docs - b.docs);
   }

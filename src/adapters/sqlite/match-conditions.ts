@@ -4,10 +4,12 @@ import { COLUMN_FIELDS } from "./partition-schema.js";
 // (a column comparison for the single-valued fields when the article row is
 // read anyway, else a probe of `postings`), and where a browse resumes.
 
-/** A filter value as this index knows it. */
+/** A filter value as this index knows it: one term, or an entity id's group of spellings (`ids`), any of which matches. */
 export interface ResolvedTerm {
   id: number;
-  /** Articles in this index carrying it. */
+  /** Every term of an entity id's group when it has more than one here; an article may carry several of them. */
+  ids?: number[];
+  /** Articles in this index carrying it (for a group, the sum over its terms: an upper bound). */
   docs: number;
   /** The filter field, and its folded value (for a column comparison). */
   field: string;
@@ -53,7 +55,12 @@ export function conditions(search: PartitionSearch, params: Params, options: Con
   const article = options.postingsOnly ? "d.article" : "a.rowid";
   search.terms.forEach((term, i) => {
     if (i === options.driver) {
-      params[`t${i}`] = term.id;
+      params[`t${i}`] = term.ids ? JSON.stringify(term.ids) : term.id;
+    } else if (term.ids) {
+      where.push(
+        `EXISTS (SELECT 1 FROM postings p WHERE p.term IN (SELECT value FROM json_each(@t${i})) AND p.article = ${article})`,
+      );
+      params[`t${i}`] = JSON.stringify(term.ids);
     } else if (COLUMNS.has(term.field) && !options.postingsOnly) {
       where.push(`a.${term.field} = @t${i}`);
       params[`t${i}`] = term.key;
@@ -101,8 +108,23 @@ export function matchSet(search: PartitionSearch, params: Params, columns: strin
   }
   if (search.terms.length > 0) {
     const where = conditions(search, params, { driver: 0 });
-    return `SELECT ${columns} FROM postings d CROSS JOIN articles a ON a.rowid = d.article WHERE d.term = @t0${and(where)}`;
+    return `SELECT ${columns} FROM ${driverPostings(search)} CROSS JOIN articles a ON a.rowid = d.article WHERE ${driverCondition(search)}${and(where)}`;
   }
   const where = conditions(search, params);
   return `SELECT ${columns} FROM articles a INDEXED BY articles_recent ${whereClause(where)}`;
+}
+
+/**
+ * The postings of the driving term (`terms[0]`, bound as `@t0` by conditions()) as `d`: its own, or, for an
+ * entity id's group of spellings, each article carrying any of them once.
+ */
+export function driverPostings(search: PartitionSearch): string {
+  return search.terms[0]?.ids
+    ? "(SELECT DISTINCT p.article FROM postings p WHERE p.term IN (SELECT value FROM json_each(@t0))) d"
+    : "postings d";
+}
+
+/** The condition that selects the driving term's postings in `d` (see driverPostings). */
+export function driverCondition(search: PartitionSearch): string {
+  return search.terms[0]?.ids ? "1" : "d.term = @t0";
 }

@@ -2,6 +2,9 @@ import type { PartitionFacet } from "../../domain/facets.js";
 import type { SizeOrder } from "../../domain/stories/story-order.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
 import { ArticlePartition, closeQuietly } from "./article-partition.js";
+import { entitySpellingsPart, type EntitySpellingsPart } from "./entity-keys.js";
+import { aggregatePart, type AggregatePartRow } from "./partition-aggregate.js";
+import type { Interval } from "../../domain/aggregate/buckets.js";
 import type { Keyset, PartitionSearch } from "./match-conditions.js";
 import { partitionPath } from "./partition-catalog.js";
 import { countFacets } from "./partition-facets.js";
@@ -93,6 +96,11 @@ export interface ReadJobs {
   memberFields: { args: { rowids: number[] }; result: Map<number, MemberFields> };
   storyOf: { args: { articleId: string }; result: string | undefined };
   count: { args: Record<string, never>; result: number };
+  entitySpellings: { args: Parameters<typeof entitySpellingsPart>[1]; result: EntitySpellingsPart };
+  aggregate: {
+    args: QueryArgs & { interval: Interval; metrics: { stories: boolean; outlets: boolean } };
+    result: AggregatePartRow[];
+  };
 }
 
 export type ReadJob = keyof ReadJobs;
@@ -156,6 +164,11 @@ const HANDLERS: Handlers = {
   memberFields: (partition, args) => memberFields(partition, args.rowids),
   storyOf: (partition, args) => storyOf(partition, args.articleId),
   count: (partition) => partition.count(),
+  entitySpellings: (partition, args) => entitySpellingsPart(partition, args),
+  aggregate(partition, args) {
+    const search = compile(partition, args);
+    return search === null ? [] : aggregatePart(partition, search, args.interval, args.metrics);
+  },
 };
 
 /** One thread's connections to the monthly indexes under `dir`, opened on first use. */

@@ -3,6 +3,8 @@ import { FTS_SCORE } from "./bm25.js";
 import {
   and,
   conditions,
+  driverCondition,
+  driverPostings,
   whereClause,
   type Keyset,
   type Params,
@@ -29,8 +31,8 @@ export function candidates(partition: ArticlePartition, search: PartitionSearch,
     const where = conditions(search, params, { keyset, driver: 0 });
     return partition.statements
       .get(
-        `SELECT a.id, a.published_at, a.rowid FROM postings d CROSS JOIN articles a ON a.rowid = d.article
-         WHERE d.term = @t0${and(where)} ORDER BY a.published_at DESC, a.id DESC LIMIT @n`,
+        `SELECT a.id, a.published_at, a.rowid FROM ${driverPostings(search)} CROSS JOIN articles a ON a.rowid = d.article
+         WHERE ${driverCondition(search)}${and(where)} ORDER BY a.published_at DESC, a.id DESC LIMIT @n`,
       )
       .all(params) as PartitionHit[];
   }
@@ -109,12 +111,14 @@ export function countMatches(partition: ArticlePartition, search: PartitionSearc
       .pluck()
       .get(params) as number;
   }
-  if (!windowed && search.terms.length === 1) return (search.terms[0] as ResolvedTerm).docs;
+  const single = search.terms.length === 1 && (search.terms[0] as ResolvedTerm).ids === undefined;
+  if (!windowed && single) return (search.terms[0] as ResolvedTerm).docs;
   // Without a window, postings alone answer: no article row is read.
   const where = conditions(search, params, { driver: 0, postingsOnly: !windowed });
-  const from = windowed ? "postings d CROSS JOIN articles a ON a.rowid = d.article" : "postings d";
+  const postings = driverPostings(search);
+  const from = windowed ? `${postings} CROSS JOIN articles a ON a.rowid = d.article` : postings;
   return partition.statements
-    .get(`SELECT count(*) FROM ${from} WHERE d.term = @t0${and(where)}`)
+    .get(`SELECT count(*) FROM ${from} WHERE ${driverCondition(search)}${and(where)}`)
     .pluck()
     .get(params) as number;
 }

@@ -1,6 +1,7 @@
 import { FILTER_FIELDS, foldValue } from "../../domain/filter-fields.js";
 import { headlineKey } from "../../domain/stories/headline-key.js";
 import type { ArticlePartition } from "./article-partition.js";
+import { ensureEntityKeys } from "./entity-keys.js";
 import { PostingsBuffer } from "./postings-buffer.js";
 import type { PreparedArticle } from "./prepared-article.js";
 import { StoryTally } from "./story-tally.js";
@@ -31,6 +32,7 @@ export class PartitionWriter {
   constructor(readonly partition: ArticlePartition) {
     // Postings inserts land all over the B-tree: a large cache keeps a month's worth of it in memory.
     partition.db.pragma(`cache_size = ${WRITE_CACHE_KIB}`);
+    ensureEntityKeys(partition);
     this.terms = new TermWriter(partition.statements);
     this.stories = new StoryTally(partition.statements);
   }

@@ -6,7 +6,13 @@ import { mergeFacets, shardSize, type Facet, type PartitionFacet } from "../../d
 import { FILTER_FIELDS, type FilterField } from "../../domain/filter-fields.js";
 import type { ArticleQuery } from "../../domain/search-query.js";
 import type {
+  AggregateQuery,
+  AggregateResult,
+  AggregateRow,
   ArticleLookup,
+  EntitySpelling,
+  EntitySpellings,
+  EntitySpellingsQuery,
   IndexBackend,
   PartitionFailure,
   SearchHit,
@@ -632,6 +638,61 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     } catch (error) {
       return { status: "unavailable", reason: unreadable(month, error).reason };
     }
+  }
+
+  /** Spellings by er-v1 key (ports/index-backend.ts): each monthly index the window reaches, merged by folded value. */
+  async entitySpellings(query: EntitySpellingsQuery): Promise<EntitySpellings> {
+    const merged = new Map<string, EntitySpelling>();
+    let truncated = false;
+    let windowChecked = false;
+    const { budgetMs, ...args } = query;
+    const window = { ...(args.from === undefined ? {} : { from: args.from }), ...(args.to === undefined ? {} : { to: args.to }) };
+    const walk = await walkPartitions(
+      this.pool,
+      this.monthsFor({ filters: window }),
+      { lane: "light", budgetMs, startedMs: Date.now() },
+      (month) => ({ job: "entitySpellings", month, args: { ...args, ...window } }),
+      (_month, part) => {
+        truncated ||= part.truncated;
+        windowChecked ||= part.windowChecked;
+        for (const spelling of part.spellings) {
+          const seen = merged.get(spelling.key);
+          if (seen === undefined) merged.set(spelling.key, { ...spelling });
+          else seen.articles = query.counts ? seen.articles + spelling.articles : 1;
+        }
+      },
+    );
+    const spellings = [...merged.values()].sort((a, b) => b.articles - a.articles || (a.key < b.key ? -1 : 1));
+    return { spellings, truncated, windowChecked, partitionsRead: readOf(walk), partitionsFailed: walk.failed };
+  }
+
+  /** A time series (ports/index-backend.ts): each monthly index groups its matches; buckets are summed here. */
+  async aggregate(query: AggregateQuery): Promise<AggregateResult> {
+    const match = query.keywords ? toFtsMatch(query.keywords) : undefined;
+    const args: QueryArgs = match === undefined ? { filters: query.filters } : { filters: query.filters, match };
+    const rows = new Map<string, AggregateRow>();
+    const walk = await walkPartitions(
+      this.pool,
+      this.monthsFor(query),
+      { lane: "heavy", budgetMs: query.budgetMs, startedMs: Date.now() },
+      (month) => ({ job: "aggregate", month, args: { ...args, interval: query.interval, metrics: query.metrics } }),
+      (_month, part) => {
+        for (const row of part) {
+          const seen = rows.get(row.bucket);
+          if (seen === undefined) {
+            rows.set(row.bucket, { ...row, indexes: 1 });
+            continue;
+          }
+          seen.articles += row.articles;
+          if (row.stories !== undefined) seen.stories = (seen.stories ?? 0) + row.stories;
+          if (row.outlets !== undefined) seen.outlets = (seen.outlets ?? 0) + row.outlets;
+          if (row.first !== null && (seen.first === null || row.first < seen.first)) seen.first = row.first;
+          if (row.last !== null && (seen.last === null || row.last > seen.last)) seen.last = row.last;
+          seen.indexes++;
+        }
+      },
+    );
+    return { rows: [...rows.values()], partitionsRead: readOf(walk), partitionsFailed: walk.failed };
   }
 
   async count(): Promise<number> {

@@ -1,4 +1,5 @@
 import { MAX_FIELD_CODE } from "../../domain/filter-fields.js";
+import { addEntityKeys } from "./entity-keys.js";
 import type { StatementCache } from "./statement-cache.js";
 
 // Gives each (field, folded value) its term id while a partition is written,
@@ -75,8 +76,10 @@ export class TermWriter {
     const bump = this.statements.get("UPDATE terms SET docs = docs + ? WHERE id = ?");
     for (const [id, delta] of this.deltas) {
       const term = this.fresh.get(id);
-      if (term) insert.run(id, term.code, term.key, term.spelling === "" ? null : term.spelling, delta);
-      else bump.run(delta, id);
+      if (term) {
+        insert.run(id, term.code, term.key, term.spelling === "" ? null : term.spelling, delta);
+        addEntityKeys(this.statements, term.code, term.key, id);
+      } else bump.run(delta, id);
     }
     this.deltas.clear();
     this.fresh.clear();

@@ -5,6 +5,7 @@ import type { ArticleFilters, FacetRequest } from "../../domain/search-query.js"
 import { ApiError } from "../../shared/api-error.js";
 import { closestName } from "../../shared/closest-name.js";
 import { parseTimeBound } from "../../shared/timestamps.js";
+import { parseEntityIds } from "../entities/entity-ids.js";
 
 // Cross-field rules of /search and /top-headlines (spec section 4: shared
 // filter rules, Pagination), applied to parameters that already passed their
@@ -13,6 +14,7 @@ import { parseTimeBound } from "../../shared/timestamps.js";
 
 /** Parameters as validated against their declarations (schemas/params.ts). */
 export type ListParams = { [K in FilterField]?: string } & {
+  entity_id?: string | string[];
   q?: string;
   from?: string;
   to?: string;
@@ -56,7 +58,7 @@ export function toSearchRequest(params: ListParams): ArticleSearchRequest {
   return request;
 }
 
-function filtersOf(params: ListParams): ArticleFilters {
+export function filtersOf(params: ListParams): ArticleFilters {
   const filters: ArticleFilters = {};
   for (const field of FILTER_FIELD_NAMES) {
     const value = params[field]?.trim();
@@ -68,6 +70,7 @@ function filtersOf(params: ListParams): ArticleFilters {
   if (filters.mentioned_date !== undefined && parseTimeBound(filters.mentioned_date, "start") === undefined) {
     throw invalid("mentioned_date", `'mentioned_date' is not a real date: ${filters.mentioned_date}. Use YYYY-MM-DD.`);
   }
+  if (params.entity_id !== undefined) filters.entities = parseEntityIds(params.entity_id).map(({ type, key }) => ({ type, key }));
   const { from, to } = parseWindow(params.from, params.to);
   if (from !== undefined) filters.from = from;
   if (to !== undefined) filters.to = to;
@@ -75,13 +78,17 @@ function filtersOf(params: ListParams): ArticleFilters {
 }
 
 /** `from`/`to` as given (`YYYY-MM-DD` or 14-digit) to inclusive 14-digit bounds; a day as `to` is its whole day. */
-export function parseWindow(fromParam: string | undefined, toParam: string | undefined): { from?: string; to?: string } {
+export function parseWindow(
+  fromParam: string | undefined,
+  toParam: string | undefined,
+  names: { from: string; to: string } = { from: "from", to: "to" },
+): { from?: string; to?: string } {
   const from = fromParam === undefined ? undefined : parseTimeBound(fromParam, "start");
   const to = toParam === undefined ? undefined : parseTimeBound(toParam, "end");
-  if (fromParam !== undefined && from === undefined) throw notADate("from", fromParam);
-  if (toParam !== undefined && to === undefined) throw notADate("to", toParam);
+  if (fromParam !== undefined && from === undefined) throw notADate(names.from, fromParam);
+  if (toParam !== undefined && to === undefined) throw notADate(names.to, toParam);
   if (from !== undefined && to !== undefined && from > to) {
-    throw invalid("from", `'from' (${fromParam}) is after 'to' (${toParam}).`);
+    throw invalid(names.from, `'${names.from}' (${fromParam}) is after '${names.to}' (${toParam}).`);
   }
   return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
 }
@@ -94,7 +101,7 @@ function bareDomain(source: string): string {
     .replace(/\/+$/, "");
 }
 
-function facetFields(list: string): FilterField[] {
+export function facetFields(list: string): FilterField[] {
   const names = list
     .split(",")
     .map((name) => name.trim())

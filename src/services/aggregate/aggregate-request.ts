@@ -1,0 +1,93 @@
+import { bucketCount, MAX_BUCKETS, startOfLast, type Interval } from "../../domain/aggregate/buckets.js";
+import type { KeywordQuery } from "../../domain/keyword-query.js";
+import type { Plan } from "../../domain/plans.js";
+import type { ArticleFilters } from "../../domain/search-query.js";
+import { ApiError } from "../../shared/api-error.js";
+import { toStamp } from "../../shared/timestamps.js";
+import { applyPlanWindow, type Window } from "../search/plan-window.js";
+import { filtersOf, toSearchRequest, type ListParams } from "../search/search-request.js";
+import { checkSignalMetric } from "./signal-metrics.js";
+
+// GET /aggregate's parameters, checked before any work: the metrics, the
+// window (`from` defaults to the plan's reach) and the 366-bucket limit.
+
+export interface AggregateMetrics {
+  stories: boolean;
+  outlets: boolean;
+  /** `signal:<name>` metrics, by name. */
+  signals: string[];
+}
+
+export interface AggregateRequest {
+  keywords: KeywordQuery | undefined;
+  /** Filters with the window as the series covers it (plan applied). */
+  filters: ArticleFilters;
+  window: Window & { to: string };
+  interval: Interval;
+  metrics: AggregateMetrics;
+  /** The metrics as given, in order. */
+  metricNames: string[];
+  percentile: number;
+}
+
+export type AggregateParams = ListParams & { interval: Interval; metrics?: string; percentile?: number };
+
+export function toAggregateRequest(params: AggregateParams, plan: Plan, nowMs: number): AggregateRequest {
+  const keywords = params.q === undefined ? undefined : toSearchRequest({ q: params.q }).keywords;
+  const filters = filtersOf(params);
+  const { names, metrics } = metricsOf(params.metrics);
+  const to = filters.to ?? toStamp(nowMs);
+  const window = applyPlanWindow(plan, filters.from, to, nowMs);
+  let from = window.from;
+  if (filters.from === undefined && params.interval !== "all") {
+    // Without `from`, the series starts at the plan's reach, and at most 366 buckets back.
+    const earliest = startOfLast(MAX_BUCKETS, to, params.interval);
+    if (from === undefined || from < earliest) from = earliest;
+  }
+  if (from !== undefined && from > to) {
+    throw invalid("from", `'to' (${to}) is before the plan's reach (${from}): nothing can be counted.`);
+  }
+  if (from !== undefined) {
+    const count = bucketCount(from, to, params.interval);
+    if (count > MAX_BUCKETS) {
+      throw invalid(
+        "interval",
+        `interval=${params.interval} from ${from} to ${to} makes ${count} buckets; at most ${MAX_BUCKETS} are served. Narrow 'from'/'to' (${MAX_BUCKETS} ${params.interval}s at most) or use a wider interval.`,
+      );
+    }
+  }
+  return {
+    keywords,
+    filters: { ...filters, from, to },
+    window: { ...window, from, to },
+    interval: params.interval,
+    metrics,
+    metricNames: names,
+    percentile: params.percentile ?? 90,
+  };
+}
+
+function metricsOf(list: string | undefined): { names: string[]; metrics: AggregateMetrics } {
+  const metrics: AggregateMetrics = { stories: false, outlets: false, signals: [] };
+  const names: string[] = [];
+  for (const raw of (list ?? "").split(",")) {
+    const name = raw.trim();
+    if (name === "" || names.includes(name)) continue;
+    if (name === "stories" || name === "outlets") metrics[name] = true;
+    else if (name.startsWith("signal:")) metrics.signals.push(checkSignalMetric(name.slice("signal:".length)));
+    else {
+      throw invalid(
+        "metrics",
+        `'metrics' names an unknown metric '${name.slice(0, 100)}': use stories, outlets or signal:<signal name>, comma-separated.`,
+      );
+    }
+    names.push(name);
+  }
+  if (list !== undefined && names.length === 0)
+    throw invalid("metrics", "'metrics' names no metric: use stories, outlets or signal:<name>.");
+  return { names, metrics };
+}
+
+function invalid(parameter: string, detail: string): ApiError {
+  return new ApiError("invalid_parameter", detail, { parameter });
+}
