@@ -54,7 +54,10 @@ async function main(): Promise<void> {
   const dataDir = join(DATA, `entities-index-${ARTICLES}`);
   const marker = join(dataDir, "ENTITIES-INGEST.json");
   let ingested: PassFigures;
-  const previous = args.reuse && existsSync(marker) ? (JSON.parse(readFileSync(marker, "utf8")) as { corpus: string; pass: PassFigures }) : undefined;
+  const previous =
+    args.reuse && existsSync(marker)
+      ? (JSON.parse(readFileSync(marker, "utf8")) as { corpus: string; pass: PassFigures })
+      : undefined;
   if (previous?.corpus === corpus.key) ingested = previous.pass;
   else {
     ingested = await ingestPass("clustered", corpusDir, dataDir);
@@ -81,8 +84,9 @@ async function main(): Promise<void> {
     );
     const other = beside.facets.person.values.find((v) => `person:${v.value}` !== first.entity_id);
     if (other === undefined) throw new Error("no person named beside the first");
-    const second = (await get<{ entities: Array<{ entity_id: string }> }>(`/entities?q=${encodeURIComponent(other.value)}&type=person&limit=1`))
-      .entities[0]?.entity_id as string;
+    const second = (
+      await get<{ entities: Array<{ entity_id: string }> }>(`/entities?q=${encodeURIComponent(other.value)}&type=person&limit=1`)
+    ).entities[0]?.entity_id as string;
     const two = `entity_id=${encodeURIComponent(first.entity_id)}&entity_id=${encodeURIComponent(second)}`;
     const sixMonths = `from=2024-01-01&to=${MONTHS === 6 ? "2024-06-30" : "2024-12-31"}`;
 
