@@ -116,8 +116,9 @@ function valueArbitrary(name: string, schema: TSchema, pool: Pool): fc.Arbitrary
 }
 
 function integerArbitrary(schema: TSchema): fc.Arbitrary<Value> {
-  const min = typeof schema.minimum === "number" ? schema.minimum : -1_000;
-  const max = typeof schema.maximum === "number" ? schema.maximum : 1_000_000;
+  // Whole bounds: a number parameter may be bounded by a fraction (`percentile` up to 99.9).
+  const min = typeof schema.minimum === "number" ? Math.ceil(schema.minimum) : -1_000;
+  const max = typeof schema.maximum === "number" ? Math.floor(schema.maximum) : 1_000_000;
   // Small values are the common case; offsets and budgets reach their bounds too.
   const usual = fc.integer({ min, max: Math.min(max, min + 120) });
   return fc.oneof(
