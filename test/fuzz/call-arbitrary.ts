@@ -115,8 +115,9 @@ function valueArbitrary(name: string, schema: TSchema, pool: Pool): fc.Arbitrary
 }
 
 function integerArbitrary(schema: TSchema): fc.Arbitrary<Value> {
-  const min = typeof schema.minimum === "number" ? schema.minimum : -1_000;
-  const max = typeof schema.maximum === "number" ? schema.maximum : 1_000_000;
+  // A number's bounds need not be whole (percentile: 1 to 99.9): the integers within them.
+  const min = typeof schema.minimum === "number" ? Math.ceil(schema.minimum) : -1_000;
+  const max = typeof schema.maximum === "number" ? Math.floor(schema.maximum) : 1_000_000;
   // Small values are the common case; offsets and budgets reach their bounds too.
   const usual = fc.integer({ min, max: Math.min(max, min + 120) });
   return fc.oneof(
