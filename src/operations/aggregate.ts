@@ -4,7 +4,7 @@ import { AGGREGATE_FILTERS, Params } from "../schemas/params.js";
 import { AggregateResponseSchema } from "../schemas/aggregate-responses.js";
 import { toAggregateRequest } from "../services/aggregate/aggregate-request.js";
 import { aggregateSeries } from "../services/aggregate/aggregate-series.js";
-import { resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
+import { extraResolutionCredits, resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
 import { defineOperation } from "./operation.js";
 
 const { Optional } = Type;
@@ -38,7 +38,7 @@ export const aggregateOperation = defineOperation({
       execute: async (meter) => {
         const resolution = await resolveEntityFilters(deps.index, request.filters, caller.plan, deps.clock.now());
         const body = await aggregateSeries(deps.index, request);
-        if (resolution !== undefined) meter.took(price.min + resolution.credits - resolution.resolved.length);
+        if (resolution !== undefined) meter.took(price.min + extraResolutionCredits(resolution));
         return withResolved(body, resolution);
       },
     };

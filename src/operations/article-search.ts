@@ -1,5 +1,5 @@
 import type { Price, RankingMode, SearchExtras } from "../domain/pricing.js";
-import { resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
+import { extraResolutionCredits, resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
 import type { Caller } from "../services/accounts/account-service.js";
 import { searchArticles } from "../services/search/search-articles.js";
 import type { ArticleSearchRequest } from "../services/search/search-request.js";
@@ -36,8 +36,9 @@ export function runArticleSearch(
     const outcome = await searchArticles(deps.index, request, caller.plan, now);
     // A cursor page's least is 1 credit, an entity id's 1: the price's minimum counts both at that.
     const cursorExtra = outcome.credits === undefined ? 0 : outcome.credits - 1;
-    const entityExtra = resolution === undefined ? 0 : resolution.credits - resolution.resolved.length;
-    if (outcome.credits !== undefined || resolution !== undefined) meter.took(price.min + cursorExtra + entityExtra);
+    if (outcome.credits !== undefined || resolution !== undefined) {
+      meter.took(price.min + cursorExtra + extraResolutionCredits(resolution));
+    }
     return withResolved(outcome.body, resolution);
   };
 }

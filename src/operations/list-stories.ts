@@ -3,7 +3,7 @@ import { priceOf } from "../domain/pricing.js";
 import { Params, STORY_QUERY, WINDOW } from "../schemas/params.js";
 import { StoriesResponseSchema } from "../schemas/responses.js";
 import { toSearchRequest } from "../services/search/search-request.js";
-import { resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
+import { extraResolutionCredits, resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
 import { listStories } from "../services/stories/list-stories.js";
 import { pricedMode, searchPriceInputs } from "./article-search.js";
 import { defineOperation } from "./operation.js";
@@ -47,7 +47,7 @@ export const listStoriesOperation = defineOperation({
           caller.plan,
           now,
         );
-        if (resolution !== undefined) meter.took(price.min + resolution.credits - resolution.resolved.length);
+        if (resolution !== undefined) meter.took(price.min + extraResolutionCredits(resolution));
         return withResolved(body, resolution);
       },
     };

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ArticleDetail } from "../../src/domain/article.js";
 import type { CursorPosition } from "../../src/domain/browse-cursor.js";
+import { entityKey } from "../../src/domain/entities/entity-key.js";
 import type { IndexBackend } from "../../src/ports/index-backend.js";
 import { readArticles, words } from "../support/gkg-fixtures.js";
 import { SAMPLE_FILES } from "../support/test-server.js";
@@ -130,6 +131,70 @@ export function describeIndexBackendContract(name: string, create: () => Promise
       const all = await fixture.backend.search({ filters: {}, offset: 0, limit: 30 });
       const second = await fixture.backend.search({ filters: {}, offset: 15, limit: 15 });
       expect(second.hits.map((h) => h.article.id)).toEqual(all.hits.slice(15).map((h) => h.article.id));
+    });
+
+    it("finds an entity's spellings by er-v1 key, counted within a window", async () => {
+      const spellingsOf = (key: string, from?: string) => {
+        const counts = new Map<string, number>();
+        for (const a of articles) {
+          if (from !== undefined && (a.published_at ?? "") < from) continue;
+          for (const p of new Set(a.persons.map((v) => v.toLowerCase()))) {
+            if (entityKey("person", p) === key) counts.set(p, (counts.get(p) ?? 0) + 1);
+          }
+        }
+        return [...counts].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
+      };
+      const id = await fixture.backend.entitySpellings({
+        type: "person",
+        key: "jill biden",
+        lookup: "id",
+        counts: true,
+        limit: 100,
+      });
+      expect(id.spellings.map((s) => [s.key, s.articles])).toEqual(spellingsOf("jill biden"));
+      expect(id.windowChecked).toBe(false);
+      const windowed = await fixture.backend.entitySpellings({
+        type: "person",
+        key: "joe biden",
+        lookup: "id",
+        from: "20230702140000",
+        counts: true,
+        limit: 100,
+      });
+      expect(windowed.spellings.map((s) => [s.key, s.articles])).toEqual(spellingsOf("joe biden", "20230702140000"));
+      expect(windowed.windowChecked).toBe(true);
+
+      const words = await fixture.backend.entitySpellings({
+        type: "person",
+        key: "biden",
+        lookup: "words",
+        counts: true,
+        limit: 100,
+      });
+      const expected = new Set(
+        articles.flatMap((a) => a.persons.filter((p) => ` ${entityKey("person", p)} `.includes(" biden "))),
+      );
+      expect(new Set(words.spellings.map((s) => s.key))).toEqual(expected);
+      for (const s of words.spellings) expect(s.entityKey).toBe(entityKey("person", s.value));
+    });
+
+    it("counts matches per time bucket, with distinct stories and publishers", async () => {
+      const from = "20230702000000";
+      const to = "20230702235959";
+      const result = await fixture.backend.aggregate({
+        filters: { from, to },
+        interval: "hour",
+        metrics: { stories: true, outlets: true },
+      });
+      const inDay = articles.filter((a) => (a.published_at ?? "") >= from && (a.published_at ?? "") <= to);
+      for (const row of result.rows) {
+        const members = inDay.filter((a) => (a.published_at ?? "").slice(0, 10) === row.bucket.slice(0, 10));
+        expect(row.articles, row.bucket).toBe(members.length);
+        expect(row.outlets, row.bucket).toBe(new Set(members.map((a) => a.source)).size);
+        expect(row.stories, row.bucket).toBe(new Set(members.map((a) => a.story_id ?? a.id)).size);
+        expect(row.indexes).toBe(1);
+      }
+      expect(result.rows.reduce((sum, r) => sum + r.articles, 0)).toBe(inDay.length);
     });
   });
 }

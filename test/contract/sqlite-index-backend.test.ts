@@ -170,3 +170,46 @@ describe("sqlite index: scores comparable across monthly indexes", () => {
     }
   });
 });
+
+describe("sqlite index: er-v1 entity keys added to monthly indexes written before them", () => {
+  it("answers by keying terms on the fly until the index is written again, which fills its keys once", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "newsindex-index-"));
+    try {
+      const articles = await readArticles([SAMPLE_FILES.batch2023]);
+      const first = new SqliteIndexBackend(dir, { writerThread: false });
+      await first.write(articles.slice(0, 600));
+      await first.close();
+      // As an index built before the keys existed: no table, no marker.
+      const path = join(dir, "index", "articles-202307.db");
+      const db = new Database(path);
+      db.exec("DROP TABLE entity_keys; DELETE FROM meta WHERE key = 'entity_keys'");
+      db.close();
+
+      const backend = new SqliteIndexBackend(dir, { writerThread: false });
+      const query = { type: "person" as const, key: "jill biden", lookup: "id" as const, counts: true, limit: 10 };
+      const before = await backend.entitySpellings(query);
+      expect(before.spellings.map((s) => s.key).sort()).toEqual(["jill biden", "lady jill biden"]);
+      const filtered = await backend.search({
+        filters: { entities: [{ type: "person", key: "jill biden" }] },
+        offset: 0,
+        limit: 0,
+      });
+
+      await backend.write(articles.slice(600));
+      const marker = new Database(path, { readonly: true });
+      expect(marker.prepare("SELECT value FROM meta WHERE key = 'entity_keys'").pluck().get()).toBe("er-v1");
+      marker.close();
+      const after = await backend.entitySpellings(query);
+      expect(after.spellings.map((s) => [s.key, s.articles]).sort()).toEqual([
+        ["jill biden", 2],
+        ["lady jill biden", 6],
+      ]);
+      const all = await backend.search({ filters: { entities: [{ type: "person", key: "jill biden" }] }, offset: 0, limit: 0 });
+      expect(all.total).toBe(8);
+      expect(filtered.total).toBeLessThanOrEqual(8);
+      await backend.close();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});

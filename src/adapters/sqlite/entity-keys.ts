@@ -81,8 +81,8 @@ export function ensureEntityKeys(partition: ArticlePartition): void {
       db.exec("DELETE FROM entity_keys");
       const terms = statements.get("SELECT id, key FROM terms WHERE field = ?");
       for (const code of TYPE_OF_CODE.keys()) {
-        for (const row of terms.iterate(code) as Iterable<{ id: number; key: string }>)
-          addEntityKeys(statements, code, row.key, row.id);
+        // Read first: a connection cannot write while one of its statements is still iterating.
+        for (const row of terms.all(code) as Array<{ id: number; key: string }>) addEntityKeys(statements, code, row.key, row.id);
       }
       statements.get("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run(MARKER, ENTITY_RESOLUTION_VERSION);
     })(),

@@ -3,7 +3,7 @@ import type { Interval } from "../../domain/aggregate/buckets.js";
 import { FILTER_FIELDS } from "../../domain/filter-fields.js";
 import type { ArticlePartition } from "./article-partition.js";
 import { matchSet, type Params, type PartitionSearch } from "./match-conditions.js";
-import { decodeTerms, termOfField } from "./term-blob.js";
+import { decodeTerms, fieldOf } from "./term-blob.js";
 
 // A time series in one monthly index: per bucket of published_at (UTC), the
 // matches, and on request their distinct stories and distinct publishers, in
@@ -36,12 +36,31 @@ const BUCKET_SQL: Record<Interval, { sql: string; pad: string }> = {
 const STORY_CODE = FILTER_FIELDS.story_id.code;
 const withStoryFunction = new WeakSet<Database.Database>();
 
-/** `story_term(terms)`: the article's story_id term, read from its doc values. Registered once per connection. */
+/**
+ * The article's story term as the 4 bytes of its doc values that hold it. Written in field order, the doc values
+ * put the story right after the single-valued columns present (source, source_type, publisher_country, language),
+ * so SQL finds it there, checking its field code in the low 5 bits of its first byte; anywhere else (a story given
+ * by a later relabel is appended) `story_term()` looks for it.
+ */
+const STORY_AT =
+  "(4 * ((source IS NOT NULL) + (source_type IS NOT NULL) + (publisher_country IS NOT NULL) + (language IS NOT NULL)) + 1)";
+const STORY_FIRST_BYTES = Array.from(
+  { length: 8 },
+  (_, high) => `'${(high * 32 + STORY_CODE).toString(16).toUpperCase().padStart(2, "0")}'`,
+);
+const STORY_SQL = `CASE WHEN hex(substr(terms, ${STORY_AT}, 1)) IN (${STORY_FIRST_BYTES.join(", ")}) THEN substr(terms, ${STORY_AT}, 4) ELSE story_term(terms) END`;
+
+/** `story_term(terms)`: the 4 bytes of the article's story term wherever they are; null without one. */
 function registerStoryTerm(db: Database.Database): void {
   if (withStoryFunction.has(db)) return;
-  db.function("story_term", { deterministic: true }, (blob: unknown) =>
-    blob instanceof Uint8Array ? (termOfField(decodeTerms(blob), STORY_CODE) ?? null) : null,
-  );
+  db.function("story_term", { deterministic: true }, (blob: unknown) => {
+    if (!(blob instanceof Uint8Array)) return null;
+    const ids = decodeTerms(blob);
+    for (let i = 0; i < ids.length; i++) {
+      if (fieldOf(ids[i] as number) === STORY_CODE) return Buffer.from(blob.subarray(4 * i, 4 * i + 4));
+    }
+    return null;
+  });
   withStoryFunction.add(db);
 }
 
@@ -56,10 +75,14 @@ export function aggregatePart(
   const columns = ["count(*) AS articles", "min(p) AS first", "max(p) AS last"];
   if (metrics.stories) {
     registerStoryTerm(partition.db);
-    columns.push("count(DISTINCT story_term(terms)) AS stories");
+    columns.push(`count(DISTINCT ${STORY_SQL}) AS stories`);
   }
   if (metrics.outlets) columns.push("count(DISTINCT source) AS outlets");
-  const matches = matchSet(search, params, "a.published_at AS p, a.source AS source, a.terms AS terms");
+  const matches = matchSet(
+    search,
+    params,
+    "a.published_at AS p, a.source AS source, a.source_type AS source_type, a.publisher_country AS publisher_country, a.language AS language, a.terms AS terms",
+  );
   const rows = partition.statements
     .get(`SELECT ${bucket.sql} AS bucket, ${columns.join(", ")} FROM (${matches}) GROUP BY 1`)
     .all(params) as AggregatePartRow[];

@@ -5,7 +5,7 @@ import type { ArticleFilters } from "../../domain/search-query.js";
 import { ApiError } from "../../shared/api-error.js";
 import { toStamp } from "../../shared/timestamps.js";
 import { applyPlanWindow, type Window } from "../search/plan-window.js";
-import { filtersOf, toSearchRequest, type ListParams } from "../search/search-request.js";
+import { filtersOf, keywordsOf, type ListParams } from "../search/search-request.js";
 import { checkSignalMetric } from "./signal-metrics.js";
 
 // GET /aggregate's parameters, checked before any work: the metrics, the
@@ -33,7 +33,7 @@ export interface AggregateRequest {
 export type AggregateParams = ListParams & { interval: Interval; metrics?: string; percentile?: number };
 
 export function toAggregateRequest(params: AggregateParams, plan: Plan, nowMs: number): AggregateRequest {
-  const keywords = params.q === undefined ? undefined : toSearchRequest({ q: params.q }).keywords;
+  const keywords = params.q === undefined ? undefined : keywordsOf(params.q);
   const filters = filtersOf(params);
   const { names, metrics } = metricsOf(params.metrics);
   const to = filters.to ?? toStamp(nowMs);

@@ -2,8 +2,7 @@ import type { EntityRef } from "../../domain/entities/entity-key.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
 import type { IndexBackend, PartitionFailure } from "../../ports/index-backend.js";
-import type { Completeness } from "../search/coverage.js";
-import { completeness } from "../search/coverage.js";
+import { completeness, type Completeness } from "../search/coverage.js";
 import { applyPlanWindow } from "../search/plan-window.js";
 
 // An entity id resolved to the spellings of its group within a window (spec:
@@ -80,6 +79,11 @@ export async function resolveEntityFilters(
     partitionsRead: [...new Set(all.flatMap((a) => a.partitionsRead))],
     partitionsFailed: all.flatMap((a) => a.partitionsFailed),
   };
+}
+
+/** Credits resolving took beyond the 1 per id a price's minimum counts: 0 without `entity_id`. */
+export function extraResolutionCredits(resolution: EntityResolution | undefined): number {
+  return resolution === undefined ? 0 : resolution.credits - resolution.resolved.length;
 }
 
 /**

@@ -41,10 +41,7 @@ export interface ArticleSearchRequest {
 const MAX_FACETS = 8;
 
 export function toSearchRequest(params: ListParams): ArticleSearchRequest {
-  const keywords = params.q === undefined ? undefined : parseKeywordQuery(params.q);
-  if (params.q !== undefined && keywords === undefined) {
-    throw invalid("q", "'q' holds no word to search for: give at least one word that is not negated.");
-  }
+  const keywords = params.q === undefined ? undefined : keywordsOf(params.q);
   const filters = filtersOf(params);
   const request: ArticleSearchRequest = {
     keywords,
@@ -56,6 +53,13 @@ export function toSearchRequest(params: ListParams): ArticleSearchRequest {
   if (params.facets !== undefined) request.facets = { fields: facetFields(params.facets), limit: params.facet_limit ?? 10 };
   if (params.cursor !== undefined) request.cursor = cursorOf(params, filters);
   return request;
+}
+
+/** `q` parsed; one with no word to search for is refused. */
+export function keywordsOf(q: string): KeywordQuery {
+  const keywords = parseKeywordQuery(q);
+  if (keywords === undefined) throw invalid("q", "'q' holds no word to search for: give at least one word that is not negated.");
+  return keywords;
 }
 
 export function filtersOf(params: ListParams): ArticleFilters {

@@ -1,0 +1,159 @@
+// Entities and time series at scale: the corpus of the scale benchmark
+// (default 1,000,000 articles over 6 months from 2024-01, generated from the
+// real sample), ingested once with story clustering, then the targets of
+// /entities, /aggregate and the `entity_id` filter timed over HTTP (one
+// keep-alive client, one request at a time). Rewrites its own section of
+// bench/RESULTS.md.
+//
+//   npm run bench:entities [-- --articles 1000000 --months 6 --seconds 5 --reuse]
+//
+// --reuse keeps an index this bench ingested from the same corpus earlier.
+// Run it under the bench lock: flock /tmp/newsindex-bench.lock npm run bench:entities
+// Not part of `npm test`. Data lives under bench/.data/ (gitignored).
+
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { generateCorpus } from "./corpus/generate-corpus.js";
+import { startChild } from "./scale/child-server.js";
+import { bytesUnder } from "./scale/disk-usage.js";
+import type { PassFigures } from "./scale/ingest-pass.js";
+import { loadAverage, machine, timeHttp, type Latency } from "./scale/measure.js";
+import { writeSection } from "./scale/results-file.js";
+import { ingestPass } from "./scale/run-ingest.js";
+
+const { values: args } = parseArgs({
+  options: {
+    articles: { type: "string", default: "1000000" },
+    months: { type: "string", default: "6" },
+    seconds: { type: "string", default: "5" },
+    reuse: { type: "boolean", default: false },
+    out: { type: "string", default: new URL("./RESULTS.md", import.meta.url).pathname },
+  },
+});
+const ARTICLES = Number(args.articles);
+const MONTHS = Number(args.months);
+const SECONDS = Number(args.seconds);
+const DATA = new URL("./.data/", import.meta.url).pathname;
+
+interface Measured {
+  name: string;
+  path: string;
+  /** What the answer holds, for the reader: groups, buckets or matches. */
+  size: string;
+  api: Latency;
+  /** The target p50, ms; undefined for a row measured for context. */
+  target?: number;
+}
+
+async function main(): Promise<void> {
+  const loadBefore = loadAverage();
+  const corpusDir = join(DATA, `corpus-${ARTICLES}`);
+  console.error(`generating ${ARTICLES} articles into ${corpusDir} (reused when already there) ...`);
+  const corpus = await generateCorpus({ articles: ARTICLES, firstMonth: "2024-01", months: MONTHS, outDir: corpusDir, seed: 1 });
+  const dataDir = join(DATA, `entities-index-${ARTICLES}`);
+  const marker = join(dataDir, "ENTITIES-INGEST.json");
+  let ingested: PassFigures;
+  const previous =
+    args.reuse && existsSync(marker)
+      ? (JSON.parse(readFileSync(marker, "utf8")) as { corpus: string; pass: PassFigures })
+      : undefined;
+  if (previous?.corpus === corpus.key) ingested = previous.pass;
+  else {
+    ingested = await ingestPass("clustered", corpusDir, dataDir);
+    writeFileSync(marker, JSON.stringify({ corpus: corpus.key, pass: ingested }, null, 2));
+  }
+  const indexBytes = bytesUnder(join(dataDir, "index"));
+
+  const api = await startChild<{ port: number; key: string }>("./serve-api.ts", [dataDir]);
+  const origin = `http://127.0.0.1:${api.info.port}`;
+  const headers = { "x-api-key": api.info.key };
+  const get = async <T>(path: string): Promise<T> => {
+    const response = await fetch(origin + path, { headers });
+    if (response.status !== 200) throw new Error(`${path}: ${response.status} ${await response.text()}`);
+    return (await response.json()) as T;
+  };
+  const rows: Measured[] = [];
+  try {
+    const biden = await get<{ entities: Array<{ entity_id: string; articles: number }> }>("/entities?q=biden&type=person");
+    const first = biden.entities[0];
+    if (first === undefined) throw new Error("no entity for biden in the corpus");
+    // The second id: the person most often named beside the first.
+    const beside = await get<{ facets: { person: { values: Array<{ value: string }> } } }>(
+      `/search?entity_id=${encodeURIComponent(first.entity_id)}&facets=person&facet_limit=5&limit=1`,
+    );
+    const other = beside.facets.person.values.find((v) => `person:${v.value}` !== first.entity_id);
+    if (other === undefined) throw new Error("no person named beside the first");
+    const second = (
+      await get<{ entities: Array<{ entity_id: string }> }>(`/entities?q=${encodeURIComponent(other.value)}&type=person&limit=1`)
+    ).entities[0]?.entity_id as string;
+    const two = `entity_id=${encodeURIComponent(first.entity_id)}&entity_id=${encodeURIComponent(second)}`;
+    const sixMonths = `from=2024-01-01&to=${MONTHS === 6 ? "2024-06-30" : "2024-12-31"}`;
+
+    const plan: Array<Omit<Measured, "api" | "size"> & { size: (body: Record<string, unknown>) => string }> = [
+      {
+        name: "entities, biden as a person",
+        path: "/entities?q=biden&type=person",
+        target: 50,
+        size: (b) => `${(b.entities as unknown[]).length} groups; first ${first.entity_id} in ${first.articles} articles`,
+      },
+      {
+        name: "aggregate by day over six months, distinct stories and outlets",
+        path: `/aggregate?interval=day&${sixMonths}&metrics=stories,outlets`,
+        target: 150,
+        size: (b) => `${(b.buckets as unknown[]).length} buckets, ${String(b.total)} articles`,
+      },
+      {
+        name: "two entity_id filters",
+        path: `/search?${two}`,
+        target: 30,
+        size: (b) => `${String(b.total)} matches`,
+      },
+      {
+        name: "one entity_id filter (context)",
+        path: `/search?entity_id=${encodeURIComponent(first.entity_id)}`,
+        size: (b) => `${String(b.total)} matches`,
+      },
+      {
+        name: "aggregate by day over six months, articles only (context)",
+        path: `/aggregate?interval=day&${sixMonths}`,
+        size: (b) => `${(b.buckets as unknown[]).length} buckets`,
+      },
+      {
+        name: "aggregate by week of one entity, distinct stories and outlets (context)",
+        path: `/aggregate?interval=week&${sixMonths}&metrics=stories,outlets&entity_id=${encodeURIComponent(first.entity_id)}`,
+        size: (b) => `${(b.buckets as unknown[]).length} buckets, ${String(b.total)} articles`,
+      },
+    ];
+    for (const row of plan) {
+      console.error(`measuring ${row.name}: ${row.path}`);
+      const body = await get<Record<string, unknown>>(row.path);
+      const api = await timeHttp(origin, row.path, headers, SECONDS);
+      rows.push({ ...row, size: row.size(body), api });
+      console.error(`  p50 ${api.p50.toFixed(1)} ms, p99 ${api.p99.toFixed(1)} ms`);
+    }
+  } finally {
+    await api.stop();
+  }
+
+  const ms = (v: number): string => (v < 10 ? v.toFixed(2) : v.toFixed(1));
+  const table = rows.map(
+    (r) =>
+      `| ${r.name} | \`${r.path.length > 90 ? `${r.path.slice(0, 87)}...` : r.path}\` | ${r.size} | ${ms(r.api.p50)} / ${ms(r.api.p99)} | ${r.api.samples} | ${r.target === undefined ? "" : `<= ${r.target}: ${r.api.p50 <= r.target ? "met" : `missed (${(r.api.p50 / r.target).toFixed(1)}x)`}`} |`,
+  );
+  const section = [
+    "## Entities and time series at scale",
+    "",
+    `Command: \`flock /tmp/newsindex-bench.lock npm run bench:entities -- --articles ${ARTICLES}${MONTHS === 6 ? "" : ` --months ${MONTHS}`} --seconds ${SECONDS}\` (bench/entities-bench.ts). Machine: ${machine()}. Load average before: ${loadBefore}; after: ${loadAverage()}.`,
+    "",
+    `Corpus: ${ARTICLES.toLocaleString("en")} articles generated from the real sample (the scale benchmark's generator, ${MONTHS} months from 2024-01, seed 1), ingested with story clustering in ${Math.round(ingested.seconds)} s (${ingested.perSecond} records/s); ${(indexBytes / 2 ** 30).toFixed(1)} GiB of monthly indexes with their er-v1 entity keys. Each row: one keep-alive client, one request at a time, for ${SECONDS} s after a warm-up; latency in ms, body read included.`,
+    "",
+    "| query | path | answer | p50 / p99 ms | samples | target p50 ms |",
+    "|---|---|---|---:|---:|---|",
+    ...table,
+  ].join("\n");
+  writeSection(args.out as string, "entities-aggregate", section);
+  console.log(section);
+}
+
+await main();
