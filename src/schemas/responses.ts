@@ -3,6 +3,8 @@ import { SOURCE_TYPES, type Article, type ArticleDetail, type CompactArticle } f
 import { COVERAGE_VALUES } from "../domain/coverage.js";
 import type { Facet } from "../domain/facets.js";
 import { PLAN_IDS } from "../domain/plans.js";
+import { EVENT_TYPES } from "../domain/vocabularies/events-v1.js";
+import { SIGNALS_VERSION, SIGNAL_UNIT } from "../domain/vocabularies/signals-v1.js";
 import { ERROR_STATUS } from "../shared/api-error.js";
 import type { Same } from "../shared/same-type.js";
 
@@ -34,6 +36,26 @@ const articleProperties = {
   tone: Nullable(Type.Number()),
   word_count: Nullable(Type.Integer()),
   story_id: Nullable(Type.String()),
+  signals: Type.Optional(
+    Type.Object(
+      {
+        version: Type.String({ description: `\`${SIGNALS_VERSION}\`.` }),
+        unit: Type.String({ description: `\`${SIGNAL_UNIT}\`: intensity per 1,000 words of the article.` }),
+        industries: Type.Record(Type.String(), Type.Number()),
+        business_context: Type.Record(Type.String(), Type.Number()),
+        risk_context: Type.Record(Type.String(), Type.Number()),
+      },
+      {
+        description:
+          "Signal intensities (signals-v1, see /docs/signals-and-events.md); a signal left out is 0. Absent when the article predates the vocabulary. Not sentiment.",
+      },
+    ),
+  ),
+  event_types: Type.Optional(
+    Type.Array(Type.Union(EVENT_TYPES.map((e) => Type.Literal(e))), {
+      description: "Event classes (events-v1) the article carries; [] when none. Absent when the article predates the vocabulary.",
+    }),
+  ),
 };
 
 export const ArticleSchema = Type.Object(articleProperties, { $id: "Article" });
