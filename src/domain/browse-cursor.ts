@@ -48,9 +48,9 @@ export function decodeCursor(text: string): DecodedCursor | undefined {
 }
 
 /** A short digest of the filters and window as the caller gave them (absent ones left out, order-free). */
-export function fingerprintOf(filters: Readonly<Record<string, string | undefined>>): string {
+export function fingerprintOf(filters: Readonly<Record<string, unknown>>): string {
   const canonical = Object.entries(filters)
-    .filter((entry): entry is [string, string] => entry[1] !== undefined)
+    .filter((entry) => entry[1] !== undefined)
     .sort(([a], [b]) => (a < b ? -1 : 1));
   return createHash("sha256").update(JSON.stringify(canonical)).digest("base64url").slice(0, 16);
 }

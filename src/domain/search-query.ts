@@ -1,6 +1,14 @@
 import type { CursorPosition } from "./browse-cursor.js";
 import type { FilterField } from "./filter-fields.js";
 import type { KeywordQuery } from "./keyword-query.js";
+import type { SignalName } from "./vocabularies/signals-v1.js";
+
+/** Articles carrying the signal (intensity above 0) within inclusive bounds; an absent bound is unbounded. */
+export interface SignalRange {
+  name: SignalName;
+  min?: number;
+  max?: number;
+}
 
 // The validated query that services hand to an IndexBackend. Filter values are
 // as the caller wrote them (trimmed; `source` without scheme or `www.`); the
@@ -11,7 +19,14 @@ export type ArticleFilters = { [K in FilterField]?: string } & {
   from?: string;
   /** 14-digit, inclusive: published_at <= to. */
   to?: string;
+  /** `signal` with `signal_min`/`signal_max`, and each `signals` clause: all must hold. */
+  signal_ranges?: SignalRange[];
 };
+
+/** The filters need a derived field (a derived filter field or a signal range): see DERIVED_FIELDS. */
+export function needsDerivedFields(filters: ArticleFilters, derived: ReadonlySet<string>): boolean {
+  return (filters.signal_ranges?.length ?? 0) > 0 || Object.keys(filters).some((k) => derived.has(k));
+}
 
 export interface FacetRequest {
   /** Distinct fields, at most 8. */

@@ -13,7 +13,7 @@ export function searchPriceInputs(request: ArticleSearchRequest): SearchExtras &
     offset: request.offset,
     entityIds: 0,
     candidateFilter: false,
-    percentilePass: false,
+    percentilePass: request.percentile !== undefined,
   };
 }
 

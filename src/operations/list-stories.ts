@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { priceOf } from "../domain/pricing.js";
-import { Params, STORY_QUERY, WINDOW } from "../schemas/params.js";
+import { LIST_FILTERS, Params, STORY_QUERY, WINDOW } from "../schemas/params.js";
 import { StoriesResponseSchema } from "../schemas/responses.js";
 import { toSearchRequest } from "../services/search/search-request.js";
 import { listStories } from "../services/stories/list-stories.js";
@@ -20,6 +20,7 @@ export const listStoriesOperation = defineOperation({
     "The search collapsed into deduplicated stories: one item per real event, however many outlets carried it. `q`, `mode` and every shared filter choose the stories (one matching article is enough); `count`, `outlets` and `sources` cover the whole story. `sort`: `count`, `outlets` or `recency`; without it, the best match first with `q`, else the newest. `total` counts stories. Page with `offset` (at most 1000); no facets, no cursor. Preferred over /search when results feed a model. 1 credit, plus 1 per full 100 stories of offset.",
   params: Type.Object({
     ...STORY_QUERY,
+    ...LIST_FILTERS,
     ...WINDOW,
     sort: Optional(Params.sort),
     offset: Optional(Params.story_offset),
@@ -40,12 +41,15 @@ export const listStoriesOperation = defineOperation({
           {
             keywords: request.keywords,
             filters: request.filters,
+            ...(request.percentile ? { percentile: request.percentile } : {}),
             sort: params.sort,
             offset: request.offset,
             limit: request.limit,
           },
           caller.plan,
           deps.clock.now(),
+          undefined,
+          deps.index,
         ),
     };
   },

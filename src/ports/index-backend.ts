@@ -3,6 +3,7 @@ import type { CursorPosition } from "../domain/browse-cursor.js";
 import type { Facet } from "../domain/facets.js";
 import type { FilterField } from "../domain/filter-fields.js";
 import type { ArticleQuery } from "../domain/search-query.js";
+import type { SignalName } from "../domain/vocabularies/signals-v1.js";
 
 // The article index: embedded SQLite (one file per month) or, in the scaled
 // shape, OpenSearch. Each monthly partition is one "index" in the spec's sense.
@@ -22,8 +23,11 @@ export interface SearchHit {
 
 export interface PartitionFailure {
   partition: string;
-  /** `unreadable`: missing, locked or damaged; `timed_out`: left unread when the query's budget ran out. */
-  kind: "unreadable" | "timed_out";
+  /**
+   * `unreadable`: missing, locked or damaged; `timed_out`: left unread when the query's budget ran out;
+   * `field_unavailable`: built without a derived field the query needs (until `newsindex reindex` rebuilds it).
+   */
+  kind: "unreadable" | "timed_out" | "field_unavailable";
   reason: string;
 }
 
@@ -54,10 +58,26 @@ export interface SearchResult {
 export type ArticleLookup =
   { status: "found"; article: ArticleDetail } | { status: "absent" } | { status: "unavailable"; reason: string };
 
+/** The threshold of `signal_percentile_min` (spec section 2, `signal_threshold`). */
+export interface SignalPercentile {
+  /** The intensity at the percentile among the matching articles carrying the signal; null when none carries it. */
+  value: number | null;
+  /** True when the engine estimated it (a sketch, or a scan the budget cut short). */
+  approximate: boolean;
+  partitionsRead: string[];
+  partitionsFailed: PartitionFailure[];
+}
+
 export interface IndexBackend {
   /** Stores articles, idempotent by id: an id already present is left unchanged. */
   write(articles: readonly ArticleDetail[]): Promise<WriteResult>;
   search(query: ArticleQuery): Promise<SearchResult>;
+  /** The `percentile` (50 to 99.9, nearest rank) of `signal`'s intensity over the query's matches carrying it. */
+  signalPercentile(
+    query: Pick<ArticleQuery, "keywords" | "filters" | "budgetMs">,
+    signal: SignalName,
+    percentile: number,
+  ): Promise<SignalPercentile>;
   getArticle(id: string): Promise<ArticleLookup>;
   /** Number of articles held, across partitions that can be read. */
   count(): Promise<number>;

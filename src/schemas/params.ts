@@ -1,6 +1,8 @@
 import { Type, type TLiteral, type TObject, type TProperties, type TUnion } from "@sinclair/typebox";
 import { SOURCE_TYPES } from "../domain/article.js";
 import { FILTER_FIELD_NAMES, type FilterField } from "../domain/filter-fields.js";
+import { EVENT_TYPES } from "../domain/vocabularies/events-v1.js";
+import { SIGNAL_NAMES } from "../domain/vocabularies/signals-v1.js";
 import type { Same } from "../shared/same-type.js";
 
 // Every query parameter and JSON body field, declared once. Operations pick
@@ -74,6 +76,33 @@ export const Params = {
   }),
   quote_verb: exact("Verb introducing a quotation (article detail `quotes[].verb`).", 200),
   amount_object: exact("Object an amount describes (article detail `amounts[].object`)."),
+  // Derived fields (signals-v1, events-v1; /docs/signals-and-events.md).
+  event_type: oneOf(EVENT_TYPES, {
+    description: "Event class (events-v1) the article carries. An index built before the vocabulary answers `coverage: field_unavailable`.",
+  }),
+  signal: Type.Union(
+    SIGNAL_NAMES.map((name) => Type.Literal(name)),
+    {
+      description:
+        "A signal (signals-v1) the article carries (intensity above 0); with `signal_min`/`signal_max`, within those bounds. An unknown name is 400 `unknown_signal`.",
+      "x-refusal": "unknown_signal",
+    },
+  ),
+  signal_min: Type.Number({ minimum: 0, description: "Inclusive lower bound of `signal`'s intensity (per 1,000 words). Needs `signal`." }),
+  signal_max: Type.Number({ minimum: 0, description: "Inclusive upper bound of `signal`'s intensity (per 1,000 words). Needs `signal`." }),
+  signals: Type.String({
+    minLength: 1,
+    maxLength: 1000,
+    description:
+      "Signal clauses `name[:min[:max]]`, comma-separated, ANDed; an empty bound is unbounded (`finance:2:`, `conflict::5`). Each matches articles carrying the signal within its bounds. Over MCP an array of {name, min, max}.",
+    "x-expected": "comma-separated clauses name[:min[:max]] with non-negative decimal bounds",
+  }),
+  signal_percentile_min: Type.Number({
+    minimum: 50,
+    maximum: 99.9,
+    description:
+      "Keep articles whose `signal` intensity is at or above this percentile (50 to 99.9) of the matching articles carrying it; the threshold used is reported as `signal_threshold`. Needs `signal`; not with `signal_min`. 1 extra credit.",
+  }),
   from: Type.String({
     pattern: TIME_BOUND_PATTERN,
     description:
@@ -143,9 +172,8 @@ export const Params = {
 
 /**
  * The exact-match filters (spec section 4) this index serves, one per
- * FILTER_FIELDS entry (checked below). `entity_id`, the geographic,
- * event-class, amount and signal filters need derived vocabularies and are not
- * served yet (they are unknown parameters until they are).
+ * FILTER_FIELDS entry (checked below), the derived `event_type` and `signal`
+ * included. `entity_id` is not served yet (an unknown parameter until it is).
  */
 const EXACT_FILTERS = {
   source: Type.Optional(Params.source),
@@ -166,6 +194,20 @@ const EXACT_FILTERS = {
   mentioned_date: Type.Optional(Params.mentioned_date),
   quote_verb: Type.Optional(Params.quote_verb),
   amount_object: Type.Optional(Params.amount_object),
+  event_type: Type.Optional(Params.event_type),
+  signal: Type.Optional(Params.signal),
+};
+
+/** Bounds on signal intensities (spec section 4): every endpoint taking the shared filters takes them. */
+export const SIGNAL_BOUNDS = {
+  signal_min: Type.Optional(Params.signal_min),
+  signal_max: Type.Optional(Params.signal_max),
+  signals: Type.Optional(Params.signals),
+};
+
+/** Filters /search, /stories and /top-headlines take beyond the shared ones (not /aggregate, not watches). */
+export const LIST_FILTERS = {
+  signal_percentile_min: Type.Optional(Params.signal_percentile_min),
 };
 
 /** The window of a query over published_at. */
@@ -175,10 +217,10 @@ export const WINDOW = {
 };
 
 /** The shared filter parameters (spec section 4): the exact-match filters and the window, for every endpoint that takes them. */
-export const SHARED_FILTERS = { ...EXACT_FILTERS, ...WINDOW };
+export const SHARED_FILTERS = { ...EXACT_FILTERS, ...SIGNAL_BOUNDS, ...WINDOW };
 
 // Compile-time: a filter parameter without its field in the index (or a field no parameter filters on) fails tsc.
-const filtersMatchFields: Same<Exclude<keyof typeof SHARED_FILTERS, keyof typeof WINDOW>, FilterField> = true;
+const filtersMatchFields: Same<keyof typeof EXACT_FILTERS, FilterField> = true;
 void filtersMatchFields;
 
 /**
@@ -190,6 +232,7 @@ export const STORY_QUERY = {
   q: Type.Optional(Params.q),
   mode: Type.Optional(Params.mode),
   ...EXACT_FILTERS,
+  ...SIGNAL_BOUNDS,
 };
 
 /** A JSON request body: fields declared like parameters (often the very same ones), no others. */

@@ -126,6 +126,17 @@ export const ArticleDetailSchema = Type.Object(
   { $id: "ArticleDetail" },
 );
 
+/** `signal_percentile_min`'s threshold (spec section 2, Search response). */
+const SignalThresholdSchema = Type.Object(
+  {
+    name: Type.String(),
+    percentile: Type.Number(),
+    value: Nullable(Type.Number({ description: "The intensity used as the lower bound; null when no matching article carries the signal." })),
+    approximate: Type.Boolean(),
+  },
+  { description: "Present when `signal_percentile_min` was passed." },
+);
+
 /** Fields every priced response carries about its window and completeness. */
 export const envelopeProperties = {
   history_days: Nullable(Type.Integer({ description: "How far back the plan reaches; null is the full archive." })),
@@ -165,6 +176,7 @@ export const SearchResponseSchema = Type.Object(
     next_cursor: Type.Optional(
       Type.String({ description: "Present on cursor paging while more pages exist: send it as `cursor` for the next page." }),
     ),
+    signal_threshold: Type.Optional(SignalThresholdSchema),
     ...envelopeProperties,
   },
   { $id: "SearchResponse" },
@@ -244,6 +256,7 @@ export const StoriesResponseSchema = Type.Object(
     offset: Type.Integer(),
     limit: Type.Integer(),
     has_more: Type.Boolean(),
+    signal_threshold: Type.Optional(SignalThresholdSchema),
     ...envelopeProperties,
   },
   { $id: "StoriesResponse" },

@@ -17,6 +17,9 @@ import {
   type StorySizeRow,
 } from "./partition-stories.js";
 import { ScanBudget } from "./scan-budget.js";
+import { signalValuesOf } from "./partition-signals.js";
+import type { DerivedVocabulary } from "./partition-schema.js";
+import { signalCode } from "../../domain/vocabularies/signals-v1.js";
 import { memberFields, storyMonthOverview, type MemberFields, type StoryMonthOverview } from "./story-overview.js";
 import { storySourceKeys } from "./story-summaries.js";
 import type { RankFeatures, RankStats } from "./bm25.js";
@@ -34,9 +37,13 @@ export interface QueryArgs {
   match?: string;
 }
 
-/** A scan that may stop when the query's budget runs out: `timedOut` says it read only part of the index. */
+/**
+ * A scan that may stop when the query's budget runs out: `timedOut` says it read only part of the index;
+ * `fieldUnavailable` that the index was built without a derived field the query needs, so it was not searched.
+ */
 export interface Scanned {
   timedOut?: boolean;
+  fieldUnavailable?: boolean;
 }
 
 /** One monthly index's part of a search. */
@@ -75,6 +82,8 @@ export interface ReadJobs {
     result: SearchPart;
   };
   rankStats: { args: { phrases: string[] }; result: RankStats };
+  /** Intensities of one signal (signals-v1 code) over the matches carrying it, ascending. */
+  signalValues: { args: QueryArgs & { code: number; deadline?: number }; result: Scanned & { values: Float64Array } };
   candidates: { args: QueryArgs & { n: number; keyset: Keyset }; result: PartitionHit[] };
   docs: { args: { ids: string[] }; result: Map<string, string> };
   doc: { args: { id: string }; result: string | undefined };
@@ -106,6 +115,7 @@ const HANDLERS: Handlers = {
     const search = compile(partition, args);
     // The statistics are the index's whatever the query matches here: every index counts in corpus-wide scores.
     const ranking = args.phrases === undefined ? undefined : rankStats(partition, args.phrases);
+    if (search === FIELD_UNAVAILABLE) return { total: 0, matched: false, fieldUnavailable: true, ...(ranking ? { ranking } : {}) };
     if (search === null) return ranking ? { total: 0, matched: false, ranking } : { total: 0, matched: false };
     const part: SearchPart = { total: 0, matched: true };
     if (args.facets) {
@@ -127,12 +137,21 @@ const HANDLERS: Handlers = {
   rankStats: (partition, args) => rankStats(partition, args.phrases),
   candidates(partition, args) {
     const search = compile(partition, args);
-    return search === null ? [] : candidates(partition, search, args.n, args.keyset);
+    return search === null || search === FIELD_UNAVAILABLE ? [] : candidates(partition, search, args.n, args.keyset);
+  },
+  signalValues(partition, args) {
+    const search = compile(partition, args);
+    if (search === FIELD_UNAVAILABLE) return { values: new Float64Array(0), fieldUnavailable: true };
+    if (search === null) return { values: new Float64Array(0) };
+    const budget = new ScanBudget(args.deadline);
+    const values = signalValuesOf(partition, search, args.code, budget);
+    return budget.timedOut ? { values, timedOut: true } : { values };
   },
   docs: (partition, args) => partition.getDocs(args.ids),
   doc: (partition, args) => partition.getDoc(args.id),
   storyMatches(partition, args) {
     const search = compile(partition, args);
+    if (search === FIELD_UNAVAILABLE) return { stories: new Map(), fieldUnavailable: true };
     if (search === null) return { stories: new Map() };
     const budget = new ScanBudget(args.deadline);
     // A story among a monthly index's n newest is found whole: every story of the n newest overall is among the n
@@ -144,8 +163,11 @@ const HANDLERS: Handlers = {
     if (budget.timedOut) part.timedOut = true;
     return part;
   },
-  largestStories: (partition, args) =>
-    largestStoriesPart(partition, compile(partition, args), args.order, args.k, args.sizesFrom),
+  largestStories(partition, args) {
+    const search = compile(partition, args);
+    // A query on a derived field cuts into the index: the caller matches stories instead (storyMatches).
+    return search === FIELD_UNAVAILABLE ? undefined : largestStoriesPart(partition, search, args.order, args.k, args.sizesFrom);
+  },
   storySizes(partition, args) {
     const budget = new ScanBudget(args.deadline);
     const rows = storySizesPart(partition, args.storyIds, args.from, budget);
@@ -190,20 +212,50 @@ export class PartitionReader {
   }
 }
 
+/** The index was built without a derived field the query needs (partition-schema.ts `derived_fields`). */
+const FIELD_UNAVAILABLE = "field_unavailable";
+
 /**
  * The query as one partition runs it: filters resolved to its terms, the window
- * kept only where it cuts into the partition. Null when nothing here can match.
+ * kept only where it cuts into the partition. Null when nothing here can match;
+ * FIELD_UNAVAILABLE when it needs a derived vocabulary this index lacks.
  */
-function compile(partition: ArticlePartition, query: QueryArgs): PartitionSearch | null {
+function compile(partition: ArticlePartition, query: QueryArgs): PartitionSearch | null | typeof FIELD_UNAVAILABLE {
+  const needed = vocabulariesNeeded(query.filters);
+  if (needed.length > 0) {
+    const built = partition.derivedFields();
+    if (needed.some((v) => !built.has(v))) return FIELD_UNAVAILABLE;
+  }
   const { count, bounds } = partition.stats();
   if (bounds === undefined) return null;
   const { from, to } = query.filters;
   if ((from !== undefined && from > bounds.newest) || (to !== undefined && to < bounds.oldest)) return null;
   const terms = partition.resolve(query.filters);
   if (terms === null) return null;
-  const search: PartitionSearch = { terms, articles: count, newest: bounds.newest };
+  const search: PartitionSearch = { terms, ranges: [], articles: count, newest: bounds.newest };
+  for (const range of query.filters.signal_ranges ?? []) {
+    // A range matches articles carrying the signal: its term drives or narrows the query like any filter.
+    if (!terms.some((t) => t.field === "signal" && t.key === range.name)) {
+      const term = partition.resolve({ signal: range.name });
+      if (term === null) return null;
+      terms.push(...term);
+    }
+    search.ranges.push({
+      code: signalCode(range.name),
+      ...(range.min === undefined ? {} : { min: range.min }),
+      ...(range.max === undefined ? {} : { max: range.max }),
+    });
+  }
+  terms.sort((a, b) => a.docs - b.docs);
   if (query.match !== undefined) search.match = query.match;
   if (from !== undefined && from > bounds.oldest) search.from = from;
   if (to !== undefined && to < bounds.newest) search.to = to;
   return search;
+}
+
+function vocabulariesNeeded(filters: ArticleFilters): DerivedVocabulary[] {
+  const needed: DerivedVocabulary[] = [];
+  if (filters.event_type !== undefined) needed.push("events-v1");
+  if (filters.signal !== undefined || (filters.signal_ranges?.length ?? 0) > 0) needed.push("signals-v1");
+  return needed;
 }

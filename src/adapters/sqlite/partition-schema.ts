@@ -72,5 +72,32 @@ CREATE VIRTUAL TABLE IF NOT EXISTS articles_fts USING fts5(
 );
 `;
 
+/**
+ * Derived data (DESIGN.md "Derived vocabularies"), created idempotently in any
+ * index a writer opens, whatever version of the vocabularies it was built with:
+ *
+ *   signal_values  each signal an article carries (signals-v1 code = its
+ *                  position in the table) with its intensity: signal range
+ *                  filters probe it by article, percentiles read it by value
+ *
+ * The vocabularies an index holds for every article are listed in its `meta`
+ * row `derived_fields` (DERIVED_FIELDS_BUILT): set when the index is created,
+ * or by `newsindex reindex` once it has rebuilt them. An index without one of
+ * them answers a filter needing it with `coverage: field_unavailable`.
+ */
+export const DERIVED_SCHEMA = `
+CREATE TABLE IF NOT EXISTS signal_values (
+  article INTEGER NOT NULL,
+  signal INTEGER NOT NULL,
+  value REAL NOT NULL,
+  PRIMARY KEY (article, signal)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS signal_values_by_value ON signal_values (signal, value);
+`;
+
+/** The derived vocabularies this version writes, as the `derived_fields` meta value lists them. */
+export const DERIVED_FIELDS_BUILT = ["signals-v1", "events-v1"] as const;
+export type DerivedVocabulary = (typeof DERIVED_FIELDS_BUILT)[number];
+
 /** Filter fields that are also columns of `articles` (folded values). */
 export const COLUMN_FIELDS = ["source", "source_type", "publisher_country", "language"] as const;

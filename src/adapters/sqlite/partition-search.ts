@@ -109,7 +109,7 @@ export function countMatches(partition: ArticlePartition, search: PartitionSearc
       .pluck()
       .get(params) as number;
   }
-  if (!windowed && search.terms.length === 1) return (search.terms[0] as ResolvedTerm).docs;
+  if (!windowed && search.terms.length === 1 && search.ranges.length === 0) return (search.terms[0] as ResolvedTerm).docs;
   // Without a window, postings alone answer: no article row is read.
   const where = conditions(search, params, { driver: 0, postingsOnly: !windowed });
   const from = windowed ? "postings d CROSS JOIN articles a ON a.rowid = d.article" : "postings d";

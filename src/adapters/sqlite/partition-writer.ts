@@ -45,6 +45,7 @@ export class PartitionWriter {
     );
     const insertDoc = statements.get("INSERT INTO docs (rowid, doc) VALUES (?, ?)");
     const insertFts = statements.get("INSERT INTO articles_fts (rowid, title, entities) VALUES (?, ?, ?)");
+    const insertSignal = statements.get("INSERT INTO signal_values (article, signal, value) VALUES (?, ?, ?)");
     const bumpCount = statements.get("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'articles'");
     const postings = new PostingsBuffer(statements);
     const terms = this.terms;
@@ -68,6 +69,7 @@ export class PartitionWriter {
         insertDoc.run(rowid, a.doc);
         insertFts.run(rowid, a.title, a.entities);
         postings.push(ids, Number(rowid));
+        for (let i = 0; i + 1 < a.signals.length; i += 2) insertSignal.run(rowid, a.signals[i], a.signals[i + 1]);
         const story = termOfField(ids, FILTER_FIELDS.story_id.code);
         if (story !== undefined) {
           const source = termOfField(ids, FILTER_FIELDS.source.code);

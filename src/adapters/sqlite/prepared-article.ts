@@ -1,6 +1,7 @@
 import type { ArticleDetail } from "../../domain/article.js";
 import { filterValuesOf, foldValue } from "../../domain/filter-fields.js";
 import { headlineKey } from "../../domain/stories/headline-key.js";
+import { signalCode, signalValues } from "../../domain/vocabularies/signals-v1.js";
 
 // An article as the index writes it: serialised, its filter values folded,
 // its FTS text assembled. Prepared on the ingest thread, so the writer thread
@@ -25,6 +26,8 @@ export interface PreparedArticle {
   codes: Uint8Array;
   keys: string[];
   spellings: string[];
+  /** The signals it carries: signals-v1 code and intensity, in pairs. */
+  signals: number[];
 }
 
 export function prepareArticle(a: ArticleDetail): PreparedArticle {
@@ -43,6 +46,7 @@ export function prepareArticle(a: ArticleDetail): PreparedArticle {
     codes: Uint8Array.from(values, (v) => v.code),
     keys: values.map((v) => v.key),
     spellings: values.map((v) => (v.value === v.key ? "" : v.value)),
+    signals: signalValues(a.signals).flatMap(([name, value]) => [signalCode(name), value]),
   };
 }
 

@@ -11,8 +11,10 @@ import type {
   PartitionFailure,
   SearchHit,
   SearchResult,
+  SignalPercentile,
   WriteResult,
 } from "../../ports/index-backend.js";
+import { signalCode, type SignalName } from "../../domain/vocabularies/signals-v1.js";
 import type {
   LargestStories,
   StoryIndex,
@@ -210,6 +212,41 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     }
     if (cursor) result.cursor = cursor;
     return result;
+  }
+
+  async signalPercentile(
+    query: Pick<ArticleQuery, "keywords" | "filters" | "budgetMs">,
+    signal: SignalName,
+    percentile: number,
+  ): Promise<SignalPercentile> {
+    const match = query.keywords ? toFtsMatch(query.keywords) : undefined;
+    const args: QueryArgs = match === undefined ? { filters: query.filters } : { filters: query.filters, match };
+    const parts: Float64Array[] = [];
+    const walk = await walkPartitions(
+      this.pool,
+      this.monthsFor(query),
+      { lane: "heavy", budgetMs: query.budgetMs, startedMs: Date.now() },
+      (month, deadline) => ({
+        job: "signalValues",
+        month,
+        args: { ...args, code: signalCode(signal), ...(deadline === undefined ? {} : { deadline }) },
+      }),
+      (_month, part) => parts.push(part.values),
+    );
+    const values = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      values.set(part, at);
+      at += part.length;
+    }
+    values.sort();
+    return {
+      value: nearestRank(values, percentile),
+      // Exact over what was read; a scan the budget cut short saw only part of the values.
+      approximate: walk.failed.some((f) => f.kind === "timed_out"),
+      partitionsRead: readOf(walk),
+      partitionsFailed: walk.failed,
+    };
   }
 
   /**
@@ -705,6 +742,14 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
   private pathOf(month: string): string {
     return partitionPath(this.dir, month);
   }
+}
+
+/** Nearest-rank percentile of ascending `values`: the smallest value with at least `percentile`% of them at or below it. */
+function nearestRank(values: Float64Array, percentile: number): number | null {
+  if (values.length === 0) return null;
+  // Less a hair: 90% of 10 is 9, not the 9.000000000000002 floating point gives.
+  const rank = Math.max(1, Math.ceil((percentile * values.length) / 100 - 1e-9));
+  return values[rank - 1] ?? null;
 }
 
 /** Indexes read in full, less those a later read of the same query (documents, a further page) failed on. */

@@ -11,6 +11,7 @@ import { ApiError } from "../../shared/api-error.js";
 import { completeness } from "./coverage.js";
 import { cursorPageCredits } from "./cursor-credits.js";
 import { applyPlanWindow } from "./plan-window.js";
+import { withSignalThreshold } from "./signal-percentile.js";
 import type { ArticleSearchRequest } from "./search-request.js";
 
 // /search and /top-headlines: a ranked keyword search or a newest-first browse
@@ -33,7 +34,7 @@ export async function searchArticles(
   budgetMs = QUERY_BUDGET_MS,
 ): Promise<SearchOutcome> {
   const window = applyPlanWindow(plan, request.filters.from, request.filters.to, nowMs);
-  const query: ArticleQuery = {
+  let query: ArticleQuery = {
     filters: { ...request.filters, from: window.from, to: window.to },
     offset: request.offset,
     limit: request.limit,
@@ -42,10 +43,13 @@ export async function searchArticles(
   if (request.keywords) query.keywords = request.keywords;
   if (request.facets) query.facets = request.facets;
   if (request.cursor) query.cursor = { after: request.cursor.after };
+  const pass = request.percentile ? await withSignalThreshold(index, query, request.percentile) : undefined;
+  if (pass) query = pass.query;
   const result = await index.search(query);
   assertSomethingRead(result);
 
-  const { partial, coverage } = completeness(result.partitionsFailed, result.partitionsRead);
+  const failed = [...result.partitionsFailed, ...(pass?.failed ?? []).filter((f) => !result.partitionsFailed.some((r) => r.partition === f.partition))];
+  const { partial, coverage } = completeness(failed, result.partitionsRead);
   const cut = result.cursor?.tieGroupCut === true;
   const nextCursor =
     request.cursor && result.cursor?.next ? encodeCursor(result.cursor.next, request.cursor.fingerprint) : undefined;
@@ -59,6 +63,7 @@ export async function searchArticles(
     mode: request.keywords ? "keyword" : "recent",
     ...(result.facets ? { facets: result.facets } : {}),
     ...(nextCursor !== undefined ? { next_cursor: nextCursor } : {}),
+    ...(pass ? { signal_threshold: pass.threshold } : {}),
     history_days: window.history_days,
     from_clamped: window.from_clamped,
     // A failed index outranks a cut tie group: retrying may help the former, never the latter.

@@ -5,6 +5,7 @@ import type { ArticleFilters, FacetRequest } from "../../domain/search-query.js"
 import { ApiError } from "../../shared/api-error.js";
 import { closestName } from "../../shared/closest-name.js";
 import { parseTimeBound } from "../../shared/timestamps.js";
+import { signalRangesOf, type PercentileRequest, type SignalParams } from "./signal-filters.js";
 
 // Cross-field rules of /search and /top-headlines (spec section 4: shared
 // filter rules, Pagination), applied to parameters that already passed their
@@ -12,7 +13,7 @@ import { parseTimeBound } from "../../shared/timestamps.js";
 // 400 that is never charged.
 
 /** Parameters as validated against their declarations (schemas/params.ts). */
-export type ListParams = { [K in FilterField]?: string } & {
+export type ListParams = { [K in FilterField]?: string } & SignalParams & {
   q?: string;
   from?: string;
   to?: string;
@@ -34,6 +35,8 @@ export interface ArticleSearchRequest {
   facets?: FacetRequest;
   /** Cursor paging: where to resume (null on `cursor=start`) and the fingerprint every page must match. */
   cursor?: { after: CursorPosition | null; fingerprint: string };
+  /** `signal_percentile_min`: a threshold pass runs first (signal-percentile.ts). */
+  percentile?: PercentileRequest;
 }
 
 const MAX_FACETS = 8;
@@ -44,6 +47,8 @@ export function toSearchRequest(params: ListParams): ArticleSearchRequest {
     throw invalid("q", "'q' holds no word to search for: give at least one word that is not negated.");
   }
   const filters = filtersOf(params);
+  const { ranges, percentile } = signalRangesOf(params);
+  if (ranges.length > 0) filters.signal_ranges = ranges;
   const request: ArticleSearchRequest = {
     keywords,
     filters,
@@ -52,7 +57,9 @@ export function toSearchRequest(params: ListParams): ArticleSearchRequest {
     view: params.view ?? "full",
   };
   if (params.facets !== undefined) request.facets = { fields: facetFields(params.facets), limit: params.facet_limit ?? 10 };
-  if (params.cursor !== undefined) request.cursor = cursorOf(params, filters);
+  if (percentile) request.percentile = percentile;
+  // The percentile is part of what a cursor pages over: its threshold is computed again on every page.
+  if (params.cursor !== undefined) request.cursor = cursorOf(params, { ...filters, percentile });
   return request;
 }
 
@@ -117,7 +124,7 @@ function facetFields(list: string): FilterField[] {
   return fields;
 }
 
-function cursorOf(params: ListParams, filters: ArticleFilters): { after: CursorPosition | null; fingerprint: string } {
+function cursorOf(params: ListParams, filters: Readonly<Record<string, unknown>>): { after: CursorPosition | null; fingerprint: string } {
   if (params.q !== undefined) {
     throw invalid(
       "cursor",

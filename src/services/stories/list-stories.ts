@@ -2,7 +2,9 @@ import { ATTRIBUTION } from "../../domain/attribution.js";
 import type { KeywordQuery } from "../../domain/keyword-query.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
-import type { PartitionFailure } from "../../ports/index-backend.js";
+import type { IndexBackend, PartitionFailure } from "../../ports/index-backend.js";
+import { withSignalThreshold } from "../search/signal-percentile.js";
+import type { PercentileRequest } from "../search/signal-filters.js";
 import { byRecency, type RankedStory, type SizeOrder } from "../../domain/stories/story-order.js";
 import type { StoryIndex, StoryMatch, StoryQuery } from "../../ports/story-index.js";
 import type { StoriesResponse, StoryItem } from "../../schemas/responses.js";
@@ -25,6 +27,8 @@ type StoryOrder = StorySort | "relevance";
 export interface StoriesRequest {
   keywords: KeywordQuery | undefined;
   filters: ArticleFilters;
+  /** `signal_percentile_min`: a threshold pass over the articles runs first (signal-percentile.ts). */
+  percentile?: PercentileRequest;
   sort: StorySort | undefined;
   offset: number;
   limit: number;
@@ -40,12 +44,16 @@ export async function listStories(
   plan: Plan,
   nowMs: number,
   budgetMs = QUERY_BUDGET_MS,
+  /** The article index, for the threshold pass of `request.percentile`. */
+  articles?: Pick<IndexBackend, "signalPercentile">,
 ): Promise<StoriesResponse> {
   const window = applyPlanWindow(plan, request.filters.from, request.filters.to, nowMs);
   const reach = applyPlanWindow(plan, undefined, undefined, nowMs).from;
   const order = orderOf(request);
-  const query: StoryQuery = { filters: { ...request.filters, from: window.from, to: window.to }, budgetMs };
+  let query: StoryQuery = { filters: { ...request.filters, from: window.from, to: window.to }, budgetMs };
   if (request.keywords) query.keywords = request.keywords;
+  const pass = request.percentile && articles ? await withSignalThreshold(articles, query, request.percentile) : undefined;
+  if (pass) query = pass.query;
   // In recency order only the page and the stories before it are needed, besides the total.
   if (order === "recency") query.newest = request.offset + request.limit;
   // Sorting by size needs every matching story's size; the index gives the first ones, sized within the plan's reach.
@@ -56,6 +64,7 @@ export async function listStories(
   assertSomethingRead(matches);
   const read = [...matches.partitionsRead];
   const failed: PartitionFailure[] = [...matches.partitionsFailed];
+  for (const f of pass?.failed ?? []) if (!failed.some((g) => g.partition === f.partition)) failed.push(f);
   const ranked: readonly RankedStory[] =
     order === "relevance"
       ? [...matches.stories].sort(byRelevance)
@@ -89,6 +98,7 @@ export async function listStories(
     offset: request.offset,
     limit: request.limit,
     has_more: request.offset + page.length < matches.total,
+    ...(pass ? { signal_threshold: pass.threshold } : {}),
     history_days: window.history_days,
     from_clamped: window.from_clamped,
     partial,
