@@ -1,4 +1,4 @@
-import type { RankingMode, SearchExtras } from "../domain/pricing.js";
+import { candidateCharge, type Price, type RankingMode, type SearchExtras } from "../domain/pricing.js";
 import type { Caller } from "../services/accounts/account-service.js";
 import { searchArticles } from "../services/search/search-articles.js";
 import type { ArticleSearchRequest } from "../services/search/search-request.js";
@@ -12,7 +12,7 @@ export function searchPriceInputs(request: ArticleSearchRequest): SearchExtras &
     cursor: request.cursor ? (request.cursor.after ? "later" : "first") : undefined,
     offset: request.offset,
     entityIds: 0,
-    candidateFilter: false,
+    candidateFilter: request.check !== undefined,
     percentilePass: request.percentile !== undefined,
   };
 }
@@ -22,10 +22,16 @@ export function pricedMode(request: ArticleSearchRequest, mode: RankingMode | un
   return request.keywords ? (mode ?? "keyword") : "recent";
 }
 
-export function runArticleSearch(request: ArticleSearchRequest, caller: Caller, deps: OperationDeps): PlannedCall["execute"] {
+export function runArticleSearch(
+  request: ArticleSearchRequest,
+  price: Price,
+  caller: Caller,
+  deps: OperationDeps,
+): PlannedCall["execute"] {
   return async (meter) => {
     const outcome = await searchArticles(deps.index, request, caller.plan, deps.clock.now());
     if (outcome.credits !== undefined) meter.took(outcome.credits);
+    if (outcome.candidateBatches !== undefined) meter.took(candidateCharge(price, outcome.candidateBatches));
     return outcome.body;
   };
 }

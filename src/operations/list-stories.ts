@@ -1,5 +1,5 @@
 import { Type } from "@sinclair/typebox";
-import { priceOf } from "../domain/pricing.js";
+import { candidateCharge, priceOf } from "../domain/pricing.js";
 import { LIST_FILTERS, Params, STORY_QUERY, WINDOW } from "../schemas/params.js";
 import { StoriesResponseSchema } from "../schemas/responses.js";
 import { toSearchRequest } from "../services/search/search-request.js";
@@ -29,27 +29,28 @@ export const listStoriesOperation = defineOperation({
   response: StoriesResponseSchema,
   plan(params, caller, deps) {
     const request = toSearchRequest(params);
+    const price = priceOf({
+      operation: "stories",
+      mode: pricedMode(request, params.mode),
+      ...searchPriceInputs(request),
+    });
     return {
-      price: priceOf({
-        operation: "stories",
-        mode: pricedMode(request, params.mode),
-        ...searchPriceInputs(request),
-      }),
-      execute: () =>
+      price,
+      execute: (meter) =>
         listStories(
           deps.stories,
           {
             keywords: request.keywords,
             filters: request.filters,
             ...(request.percentile ? { percentile: request.percentile } : {}),
+            ...(request.check ? { check: request.check } : {}),
             sort: params.sort,
             offset: request.offset,
             limit: request.limit,
           },
           caller.plan,
           deps.clock.now(),
-          undefined,
-          deps.index,
+          { articles: deps.index, onCandidateBatches: (batches) => meter.took(candidateCharge(price, batches)) },
         ),
     };
   },

@@ -25,13 +25,11 @@ export const searchOperation = defineOperation({
   response: SearchResponseSchema,
   plan(params, caller, deps) {
     const request = toSearchRequest(params);
-    return {
-      price: priceOf({
-        operation: "search",
-        mode: pricedMode(request, params.mode),
-        ...searchPriceInputs(request),
-      }),
-      execute: runArticleSearch(request, caller, deps),
-    };
+    const price = priceOf({
+      operation: "search",
+      mode: pricedMode(request, params.mode),
+      ...searchPriceInputs(request),
+    });
+    return { price, execute: runArticleSearch(request, price, caller, deps) };
   },
 });

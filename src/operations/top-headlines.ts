@@ -19,12 +19,10 @@ export const topHeadlinesOperation = defineOperation({
   response: SearchResponseSchema,
   plan(params, caller, deps) {
     const request = toSearchRequest(params);
-    return {
-      price: priceOf({
-        operation: "top_headlines",
-        ...searchPriceInputs(request),
-      }),
-      execute: runArticleSearch(request, caller, deps),
-    };
+    const price = priceOf({
+      operation: "top_headlines",
+      ...searchPriceInputs(request),
+    });
+    return { price, execute: runArticleSearch(request, price, caller, deps) };
   },
 });

@@ -41,6 +41,16 @@ export interface CursorOutcome {
   resumedInTieGroup: boolean;
 }
 
+/** What the geographic and amount filters took (spec section 4, rule 6). */
+export interface CandidatesChecked {
+  /** Batches of CANDIDATE_BATCH the most expensive monthly index checked (the call is charged for them). */
+  batches: number;
+  /** Some monthly index matched more candidates than it checked: totals are estimates, facets approximate. */
+  approximate: boolean;
+  /** Matches found among the checked candidates: paging stops when they run out. */
+  passed: number;
+}
+
 export interface SearchResult {
   hits: SearchHit[];
   /** Matches across the partitions read. */
@@ -53,6 +63,8 @@ export interface SearchResult {
   facets?: Partial<Record<FilterField, Facet>>;
   /** Present on cursor paging. */
   cursor?: CursorOutcome;
+  /** Present with geographic or amount filters. */
+  candidates?: CandidatesChecked;
 }
 
 export type ArticleLookup =

@@ -78,7 +78,8 @@ export const Params = {
   amount_object: exact("Object an amount describes (article detail `amounts[].object`)."),
   // Derived fields (signals-v1, events-v1; /docs/signals-and-events.md).
   event_type: oneOf(EVENT_TYPES, {
-    description: "Event class (events-v1) the article carries. An index built before the vocabulary answers `coverage: field_unavailable`.",
+    description:
+      "Event class (events-v1) the article carries. An index built before the vocabulary answers `coverage: field_unavailable`.",
   }),
   signal: Type.Union(
     SIGNAL_NAMES.map((name) => Type.Literal(name)),
@@ -88,8 +89,14 @@ export const Params = {
       "x-refusal": "unknown_signal",
     },
   ),
-  signal_min: Type.Number({ minimum: 0, description: "Inclusive lower bound of `signal`'s intensity (per 1,000 words). Needs `signal`." }),
-  signal_max: Type.Number({ minimum: 0, description: "Inclusive upper bound of `signal`'s intensity (per 1,000 words). Needs `signal`." }),
+  signal_min: Type.Number({
+    minimum: 0,
+    description: "Inclusive lower bound of `signal`'s intensity (per 1,000 words). Needs `signal`.",
+  }),
+  signal_max: Type.Number({
+    minimum: 0,
+    description: "Inclusive upper bound of `signal`'s intensity (per 1,000 words). Needs `signal`.",
+  }),
   signals: Type.String({
     minLength: 1,
     maxLength: 1000,
@@ -103,6 +110,26 @@ export const Params = {
     description:
       "Keep articles whose `signal` intensity is at or above this percentile (50 to 99.9) of the matching articles carrying it; the threshold used is reported as `signal_threshold`. Needs `signal`; not with `signal_min`. 1 extra credit.",
   }),
+  // Geographic and amount filters: checked on the query's first candidates (spec section 4, rule 6).
+  near: Type.String({
+    pattern: "^\\s*-?\\d{1,3}(\\.\\d{1,12})?\\s*,\\s*-?\\d{1,3}(\\.\\d{1,12})?\\s*$",
+    description:
+      "`latitude,longitude` in decimal degrees: articles mentioning a city within `radius_km` of it (cities only, not regions or countries). Results carry `matched_locations`, nearest first, with `distance_km`. Needs `radius_km`; not with `bbox` or `cursor`.",
+    "x-expected": "latitude,longitude in decimal degrees such as 48.8566,2.3522",
+  }),
+  radius_km: Type.Number({ minimum: 0.1, maximum: 2000, description: "Radius around `near`, 0.1 to 2000 km." }),
+  bbox: Type.String({
+    pattern: "^\\s*-?\\d{1,3}(\\.\\d{1,12})?(\\s*,\\s*-?\\d{1,3}(\\.\\d{1,12})?){3}\\s*$",
+    description:
+      "`south,west,north,east` in decimal degrees: articles mentioning a city inside the box. West greater than east crosses the antimeridian. A box needing more than 256 geohash cells of precision 4 (about 20 by 39 km at the equator) is refused; use `near` for larger areas. Not with `near` or `cursor`.",
+    "x-expected": "south,west,north,east in decimal degrees such as 50.75,3.35,53.55,7.23",
+  }),
+  amount_min: Type.Number({
+    minimum: 0,
+    description:
+      "One amount mentioned in the article is at least this (with `amount_max`, one amount within both; with `amount_object`, an amount of that object). An amount that does not parse never matches. Not with `cursor`.",
+  }),
+  amount_max: Type.Number({ minimum: 0, description: "One amount mentioned in the article is at most this. See `amount_min`." }),
   from: Type.String({
     pattern: TIME_BOUND_PATTERN,
     description:
@@ -208,6 +235,11 @@ export const SIGNAL_BOUNDS = {
 /** Filters /search, /stories and /top-headlines take beyond the shared ones (not /aggregate, not watches). */
 export const LIST_FILTERS = {
   signal_percentile_min: Type.Optional(Params.signal_percentile_min),
+  near: Type.Optional(Params.near),
+  radius_km: Type.Optional(Params.radius_km),
+  bbox: Type.Optional(Params.bbox),
+  amount_min: Type.Optional(Params.amount_min),
+  amount_max: Type.Optional(Params.amount_max),
 };
 
 /** The window of a query over published_at. */

@@ -53,7 +53,8 @@ const articleProperties = {
   ),
   event_types: Type.Optional(
     Type.Array(Type.Union(EVENT_TYPES.map((e) => Type.Literal(e))), {
-      description: "Event classes (events-v1) the article carries; [] when none. Absent when the article predates the vocabulary.",
+      description:
+        "Event classes (events-v1) the article carries; [] when none. Absent when the article predates the vocabulary.",
     }),
   ),
 };
@@ -64,6 +65,21 @@ export const SearchHitSchema = Type.Object(
   {
     ...articleProperties,
     score: Type.Optional(Type.Number({ description: "Present on ranked queries only; comparable within one response." })),
+    matched_locations: Type.Optional(
+      Type.Array(
+        Type.Object({
+          name: Type.String(),
+          country: Nullable(Type.String({ description: "Two-character FIPS 10-4 identifier." })),
+          latitude: Type.Number(),
+          longitude: Type.Number(),
+          distance_km: Type.Optional(Type.Number({ description: "From the `near` point; only with `near`." })),
+        }),
+        {
+          description:
+            "Present only when `near` or `bbox` filtered the request: the mentioned cities that matched, nearest first (to the `near` point, or to the centre of the `bbox`).",
+        },
+      ),
+    ),
   },
   { $id: "SearchHit" },
 );
@@ -131,7 +147,9 @@ const SignalThresholdSchema = Type.Object(
   {
     name: Type.String(),
     percentile: Type.Number(),
-    value: Nullable(Type.Number({ description: "The intensity used as the lower bound; null when no matching article carries the signal." })),
+    value: Nullable(
+      Type.Number({ description: "The intensity used as the lower bound; null when no matching article carries the signal." }),
+    ),
     approximate: Type.Boolean(),
   },
   { description: "Present when `signal_percentile_min` was passed." },

@@ -62,7 +62,10 @@ describe("signals and event_types on articles", () => {
 
 describe("event_type", () => {
   it("finds exactly the articles of a class, on /search, /top-headlines and /stories", async () => {
-    const expected = articles.filter((a) => a.event_types?.includes("labor_strike")).map((a) => a.id).sort();
+    const expected = articles
+      .filter((a) => a.event_types?.includes("labor_strike"))
+      .map((a) => a.id)
+      .sort();
     expect(expected.length).toBeGreaterThan(0);
     const body = await get("/search?event_type=labor_strike&limit=100");
     expect(body.results.map((r) => r.id).sort()).toEqual(expected);
@@ -98,7 +101,12 @@ describe("signal, signal_min, signal_max, signals", () => {
     });
     const body = await get(`/search?signal=finance&signal_min=${min}&signal_max=${max}&limit=100`);
     expect(body.total).toBe(expected.length);
-    expect(body.results.map((r) => r.id).sort()).toEqual(expected.map((a) => a.id).sort().slice(0, 100));
+    expect(body.results.map((r) => r.id).sort()).toEqual(
+      expected
+        .map((a) => a.id)
+        .sort()
+        .slice(0, 100),
+    );
     // The same range as a `signals` clause, and a bare `signal`: every article carrying it.
     expect((await get(`/search?signals=finance:${min}:${max}`)).total).toBe(expected.length);
     expect((await get("/search?signal=finance")).total).toBe(values.length);

@@ -110,8 +110,11 @@ export class ArticlePartition {
   /** The derived vocabularies every article of this index carries (partition-schema.ts DERIVED_SCHEMA). */
   derivedFields(): ReadonlySet<DerivedVocabulary> {
     return this.cached("derived_fields", () => {
-      const value = this.statements.get("SELECT value FROM meta WHERE key = 'derived_fields'").pluck().get() as string | undefined;
-      return new Set((value ?? "").split(",").filter((v): v is DerivedVocabulary => (DERIVED_FIELDS_BUILT as readonly string[]).includes(v)));
+      const value = this.statements.get("SELECT value FROM meta WHERE key = 'derived_fields'").pluck().get() as
+        string | undefined;
+      return new Set(
+        (value ?? "").split(",").filter((v): v is DerivedVocabulary => (DERIVED_FIELDS_BUILT as readonly string[]).includes(v)),
+      );
     });
   }
 

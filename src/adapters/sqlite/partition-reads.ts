@@ -1,16 +1,18 @@
 import type { PartitionFacet } from "../../domain/facets.js";
 import type { SizeOrder } from "../../domain/stories/story-order.js";
-import type { ArticleFilters } from "../../domain/search-query.js";
+import type { ArticleFilters, CandidateCheck } from "../../domain/search-query.js";
 import { ArticlePartition, closeQuietly } from "./article-partition.js";
 import type { Keyset, PartitionSearch } from "./match-conditions.js";
 import { partitionPath } from "./partition-catalog.js";
-import { countFacets } from "./partition-facets.js";
+import { countFacets, countFacetsOf } from "./partition-facets.js";
+import { checkCandidates, type CheckedCandidates } from "./partition-candidates.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
 import {
   largestStoriesPart,
   newestStories,
   storyMatches,
   storyOf,
+  storiesOfHits,
   storySizesPart,
   type LargestStoriesPart,
   type StoryMatchRow,
@@ -35,6 +37,8 @@ export interface QueryArgs {
   filters: ArticleFilters;
   /** FTS5 MATCH expression; absent on a browse. */
   match?: string;
+  /** Geographic and amount filters, checked on the first candidates (partition-candidates.ts). */
+  check?: CandidateCheck;
 }
 
 /**
@@ -58,10 +62,22 @@ export interface SearchPart extends Scanned {
   /** On a keyword search: this index's statistics, and per hit what corpus-wide scoring needs (bm25.ts). */
   ranking?: RankStats;
   features?: RankFeatures[];
+  /** With geographic or amount filters: what checking the candidates took and found. */
+  checked?: CheckedPart;
+}
+
+/** What checking one index's candidates took: batches, whether it cut, matches found and matches estimated. */
+export interface CheckedPart {
+  batches: number;
+  cut: boolean;
+  passed: number;
+  total: number;
 }
 
 export interface StoryMatchesPart extends Scanned {
   stories: Map<string, StoryMatchRow>;
+  /** With geographic or amount filters: what checking the candidates took and found. */
+  checked?: CheckedPart;
   /** Every story of the index, on a browse of all of it in recency order (see newestStories). */
   all?: string[];
 }
@@ -115,10 +131,20 @@ const HANDLERS: Handlers = {
     const search = compile(partition, args);
     // The statistics are the index's whatever the query matches here: every index counts in corpus-wide scores.
     const ranking = args.phrases === undefined ? undefined : rankStats(partition, args.phrases);
-    if (search === FIELD_UNAVAILABLE) return { total: 0, matched: false, fieldUnavailable: true, ...(ranking ? { ranking } : {}) };
+    if (search === FIELD_UNAVAILABLE)
+      return { total: 0, matched: false, fieldUnavailable: true, ...(ranking ? { ranking } : {}) };
     if (search === null) return ranking ? { total: 0, matched: false, ranking } : { total: 0, matched: false };
     const part: SearchPart = { total: 0, matched: true };
-    if (args.facets) {
+    if (args.check) {
+      const checked = checkCandidates(partition, search, args.check);
+      part.total = checked.total;
+      part.checked = checkedPart(checked);
+      part.hits = checked.passed.slice(0, args.n);
+      if (args.facets) {
+        const rowids = checked.passed.map((hit) => hit.rowid);
+        part.facets = countFacetsOf(partition, rowids, args.facets.codes, args.facets.depth);
+      }
+    } else if (args.facets) {
       // One pass over the match set counts the facets and the total together.
       const counted = countFacets(partition, search, args.facets.codes, args.facets.depth, new ScanBudget(args.deadline));
       part.total = counted.total;
@@ -127,7 +153,9 @@ const HANDLERS: Handlers = {
     } else {
       part.total = countMatches(partition, search);
     }
-    if (args.floor === undefined || search.newest >= args.floor) part.hits = candidates(partition, search, args.n, args.keyset);
+    if (!args.check && (args.floor === undefined || search.newest >= args.floor)) {
+      part.hits = candidates(partition, search, args.n, args.keyset);
+    }
     if (ranking && args.phrases) {
       part.ranking = ranking;
       part.features = rankFeatures(partition, part.hits ?? [], args.phrases, ranking);
@@ -153,6 +181,10 @@ const HANDLERS: Handlers = {
     const search = compile(partition, args);
     if (search === FIELD_UNAVAILABLE) return { stories: new Map(), fieldUnavailable: true };
     if (search === null) return { stories: new Map() };
+    if (args.check) {
+      const checked = checkCandidates(partition, search, args.check);
+      return { stories: storiesOfHits(partition, checked.passed), checked: checkedPart(checked) };
+    }
     const budget = new ScanBudget(args.deadline);
     // A story among a monthly index's n newest is found whole: every story of the n newest overall is among the n
     // newest of the index holding its newest match.
@@ -212,6 +244,10 @@ export class PartitionReader {
   }
 }
 
+function checkedPart(checked: CheckedCandidates): CheckedPart {
+  return { batches: checked.batches, cut: checked.cut, passed: checked.passed.length, total: checked.total };
+}
+
 /** The index was built without a derived field the query needs (partition-schema.ts `derived_fields`). */
 const FIELD_UNAVAILABLE = "field_unavailable";
 
@@ -221,7 +257,7 @@ const FIELD_UNAVAILABLE = "field_unavailable";
  * FIELD_UNAVAILABLE when it needs a derived vocabulary this index lacks.
  */
 function compile(partition: ArticlePartition, query: QueryArgs): PartitionSearch | null | typeof FIELD_UNAVAILABLE {
-  const needed = vocabulariesNeeded(query.filters);
+  const needed = vocabulariesNeeded(query);
   if (needed.length > 0) {
     const built = partition.derivedFields();
     if (needed.some((v) => !built.has(v))) return FIELD_UNAVAILABLE;
@@ -253,8 +289,10 @@ function compile(partition: ArticlePartition, query: QueryArgs): PartitionSearch
   return search;
 }
 
-function vocabulariesNeeded(filters: ArticleFilters): DerivedVocabulary[] {
+function vocabulariesNeeded({ filters, check }: QueryArgs): DerivedVocabulary[] {
   const needed: DerivedVocabulary[] = [];
+  if (check?.area !== undefined) needed.push("geo-v1");
+  if (check?.amount !== undefined) needed.push("amounts-v1");
   if (filters.event_type !== undefined) needed.push("events-v1");
   if (filters.signal !== undefined || (filters.signal_ranges?.length ?? 0) > 0) needed.push("signals-v1");
   return needed;

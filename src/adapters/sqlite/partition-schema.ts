@@ -79,6 +79,10 @@ CREATE VIRTUAL TABLE IF NOT EXISTS articles_fts USING fts5(
  *   signal_values  each signal an article carries (signals-v1 code = its
  *                  position in the table) with its intensity: signal range
  *                  filters probe it by article, percentiles read it by value
+ *   places         the coordinates of each mentioned city (geo-v1): `near`
+ *                  and `bbox` check candidates against them
+ *   amounts        each amount whose number parses, with its object folded
+ *                  (amounts-v1): `amount_min`/`amount_max` check candidates
  *
  * The vocabularies an index holds for every article are listed in its `meta`
  * row `derived_fields` (DERIVED_FIELDS_BUILT): set when the index is created,
@@ -93,10 +97,24 @@ CREATE TABLE IF NOT EXISTS signal_values (
   PRIMARY KEY (article, signal)
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS signal_values_by_value ON signal_values (signal, value);
+CREATE TABLE IF NOT EXISTS places (
+  article INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  latitude REAL NOT NULL,
+  longitude REAL NOT NULL,
+  PRIMARY KEY (article, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS amounts (
+  article INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  number REAL NOT NULL,
+  object TEXT NOT NULL,
+  PRIMARY KEY (article, seq)
+) WITHOUT ROWID;
 `;
 
 /** The derived vocabularies this version writes, as the `derived_fields` meta value lists them. */
-export const DERIVED_FIELDS_BUILT = ["signals-v1", "events-v1"] as const;
+export const DERIVED_FIELDS_BUILT = ["signals-v1", "events-v1", "geo-v1", "amounts-v1"] as const;
 export type DerivedVocabulary = (typeof DERIVED_FIELDS_BUILT)[number];
 
 /** Filter fields that are also columns of `articles` (folded values). */

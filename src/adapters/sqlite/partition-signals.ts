@@ -6,7 +6,12 @@ import type { ScanBudget } from "./scan-budget.js";
 // pass of `signal_percentile_min` (services/search/signal-percentile.ts).
 
 /** Intensities of the signal `code` among the matches carrying it, ascending; those read before the budget ran out. */
-export function signalValuesOf(partition: ArticlePartition, search: PartitionSearch, code: number, budget: ScanBudget): Float64Array {
+export function signalValuesOf(
+  partition: ArticlePartition,
+  search: PartitionSearch,
+  code: number,
+  budget: ScanBudget,
+): Float64Array {
   const params: Params = { code };
   const sql = `SELECT s.value FROM (${matchSet(search, params, "a.rowid AS article")}) m
     JOIN signal_values s ON s.article = m.article AND s.signal = @code`;

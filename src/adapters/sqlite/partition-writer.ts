@@ -46,6 +46,8 @@ export class PartitionWriter {
     const insertDoc = statements.get("INSERT INTO docs (rowid, doc) VALUES (?, ?)");
     const insertFts = statements.get("INSERT INTO articles_fts (rowid, title, entities) VALUES (?, ?, ?)");
     const insertSignal = statements.get("INSERT INTO signal_values (article, signal, value) VALUES (?, ?, ?)");
+    const insertPlace = statements.get("INSERT INTO places (article, seq, latitude, longitude) VALUES (?, ?, ?, ?)");
+    const insertAmount = statements.get("INSERT INTO amounts (article, seq, number, object) VALUES (?, ?, ?, ?)");
     const bumpCount = statements.get("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'articles'");
     const postings = new PostingsBuffer(statements);
     const terms = this.terms;
@@ -70,6 +72,8 @@ export class PartitionWriter {
         insertFts.run(rowid, a.title, a.entities);
         postings.push(ids, Number(rowid));
         for (let i = 0; i + 1 < a.signals.length; i += 2) insertSignal.run(rowid, a.signals[i], a.signals[i + 1]);
+        for (let i = 0; i + 1 < a.places.length; i += 2) insertPlace.run(rowid, i / 2, a.places[i], a.places[i + 1]);
+        a.amounts.forEach(([number, object], seq) => insertAmount.run(rowid, seq, number, object));
         const story = termOfField(ids, FILTER_FIELDS.story_id.code);
         if (story !== undefined) {
           const source = termOfField(ids, FILTER_FIELDS.source.code);

@@ -28,6 +28,10 @@ export interface PreparedArticle {
   spellings: string[];
   /** The signals it carries: signals-v1 code and intensity, in pairs. */
   signals: number[];
+  /** Coordinates of the cities it mentions: latitude and longitude, in pairs. */
+  places: number[];
+  /** Amounts whose number parses: the number and the folded object. */
+  amounts: Array<[number, string]>;
 }
 
 export function prepareArticle(a: ArticleDetail): PreparedArticle {
@@ -47,6 +51,8 @@ export function prepareArticle(a: ArticleDetail): PreparedArticle {
     keys: values.map((v) => v.key),
     spellings: values.map((v) => (v.value === v.key ? "" : v.value)),
     signals: signalValues(a.signals).flatMap(([name, value]) => [signalCode(name), value]),
+    places: cityCoordinates(a),
+    amounts: a.amounts.flatMap((m): Array<[number, string]> => (m.number === null ? [] : [[m.number, foldValue(m.object)]])),
   };
 }
 
@@ -58,4 +64,11 @@ function entityText(a: ArticleDetail): string {
   const seen = new Set<string>();
   for (const value of [...a.persons, ...a.organizations, ...a.names]) seen.add(value.toLowerCase());
   return [...seen].join(" ; ");
+}
+
+/** Spec section 4, rule 5: `near` and `bbox` match mentioned cities, not regions or countries. */
+export function cityCoordinates(a: ArticleDetail): number[] {
+  return a.location_details.flatMap((l) =>
+    l.kind === "city" && l.latitude !== null && l.longitude !== null ? [l.latitude, l.longitude] : [],
+  );
 }

@@ -12,6 +12,7 @@ import type {
   SearchHit,
   SearchResult,
   SignalPercentile,
+  CandidatesChecked,
   WriteResult,
 } from "../../ports/index-backend.js";
 import { signalCode, type SignalName } from "../../domain/vocabularies/signals-v1.js";
@@ -39,7 +40,7 @@ import type { Keyset } from "./match-conditions.js";
 import { mergeSorted } from "./merge-sorted.js";
 import { openForWrite } from "./open-for-write.js";
 import { PARTITION_FILE, PartitionCatalog, partitionPath } from "./partition-catalog.js";
-import type { QueryArgs } from "./partition-reads.js";
+import type { CheckedPart, QueryArgs } from "./partition-reads.js";
 import type { PartitionHit } from "./partition-search.js";
 import type { LargestStoriesPart, StoryMatchRow } from "./partition-stories.js";
 import { unreadable, walkPartitions, type Walk } from "./partition-walker.js";
@@ -122,7 +123,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     const fetched = phrases ? n * 2 + RANK_MARGIN : n;
     const facetCodes = (query.facets?.fields ?? []).map((f) => FILTER_FIELDS[f].code);
     const facets = facetCodes.length > 0 ? { codes: facetCodes, depth: shardSize(query.facets?.limit ?? 10) } : undefined;
-    const args: QueryArgs = match === undefined ? { filters: query.filters } : { filters: query.filters, match };
+    const args: QueryArgs = queryArgs(query, match);
     // A browse page is a light read; ranking every keyword match or counting facets is heavy.
     const lane: Lane = match === undefined && facets === undefined ? "light" : "heavy";
     const options = { lane, budgetMs: query.budgetMs, startedMs };
@@ -132,6 +133,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     const facetParts: Array<[string, Map<number, PartitionFacet>]> = [];
     const rankings: RankStats[] = [];
     let total = 0;
+    let checked: CheckedSum | undefined;
     const months = this.monthsFor(query);
     const [walk] = await Promise.all([
       walkPartitions(
@@ -159,6 +161,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
           if (part.hits) lists.push(tagged(part.hits, month, part.features));
           if (part.matched) participants.push(month);
           if (part.ranking) rankings.push(part.ranking);
+          if (part.checked) checked = addChecked(checked, part.checked);
         },
       ),
       phrases ? this.otherStats(months, phrases, rankings) : undefined,
@@ -211,6 +214,10 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
       result.facets = merged;
     }
     if (cursor) result.cursor = cursor;
+    if (query.check) {
+      const { batches, approximate, passed } = checked ?? { batches: 0, approximate: false, passed: 0 };
+      result.candidates = { batches, approximate, passed };
+    }
     return result;
   }
 
@@ -441,7 +448,8 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
    */
   async matchStories(query: StoryQuery): Promise<StoryMatches> {
     const match = query.keywords ? toFtsMatch(query.keywords) : undefined;
-    const args: QueryArgs = match === undefined ? { filters: query.filters } : { filters: query.filters, match };
+    const args: QueryArgs = queryArgs(query, match);
+    let checked: CheckedSum | undefined;
     const options = { lane: "heavy" as const, budgetMs: query.budgetMs, startedMs: Date.now() };
     const stories = new Map<string, StoryMatch>();
     // Stories matched outside those kept: a browse of a whole monthly index keeps only its newest (see newestStories).
@@ -467,15 +475,26 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
       (_month, part) => {
         for (const [story_id, found] of part.stories) keep(story_id, found);
         for (const story_id of part.all ?? []) others.add(story_id);
+        if (part.checked) checked = addChecked(checked, part.checked);
       },
     );
     for (const story_id of stories.keys()) others.delete(story_id);
-    return {
+    const found: StoryMatches = {
       stories: [...stories.values()],
       total: stories.size + others.size,
       partitionsRead: walk.read,
       partitionsFailed: walk.failed,
     };
+    if (query.check) {
+      const { batches, approximate, passed } = checked ?? { batches: 0, approximate: false, passed: 0 };
+      const candidates = { batches, approximate, passed };
+      // Stories among the checked candidates; past the cut, the total is scaled like the articles' (partition-candidates.ts).
+      found.candidates = { ...candidates, passed: stories.size };
+      if (candidates.approximate && candidates.passed > 0) {
+        found.total = Math.round((stories.size * (checked?.total ?? 0)) / candidates.passed);
+      }
+    }
+    return found;
   }
 
   /**
@@ -488,7 +507,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
    */
   async largestStories(query: StoryQuery, order: SizeOrder, n: number, sizesFrom: string | undefined): Promise<LargestStories> {
     const whole =
-      query.keywords === undefined && query.filters.to === undefined
+      query.keywords === undefined && query.filters.to === undefined && query.check === undefined
         ? await this.largestOfWholeIndexes(query, order, n, sizesFrom)
         : undefined;
     if (whole !== undefined) return whole;
@@ -506,6 +525,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
       total: matches.total,
       partitionsRead: matches.partitionsRead,
       partitionsFailed: [...matches.partitionsFailed, ...all.partitionsFailed],
+      ...(matches.candidates ? { candidates: matches.candidates } : {}),
     };
   }
 
@@ -743,6 +763,28 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     return partitionPath(this.dir, month);
   }
 }
+
+/** The query as each monthly index is asked it. */
+function queryArgs(query: Pick<ArticleQuery, "filters" | "check">, match: string | undefined): QueryArgs {
+  return {
+    filters: query.filters,
+    ...(match === undefined ? {} : { match }),
+    ...(query.check === undefined ? {} : { check: query.check }),
+  };
+}
+
+/** Candidates checked across monthly indexes: charged for the most batches one index took, not the sum. */
+function addChecked(sum: CheckedSum | undefined, part: CheckedPart): CheckedSum {
+  return {
+    batches: Math.max(sum?.batches ?? 0, part.batches),
+    approximate: (sum?.approximate ?? false) || part.cut,
+    passed: (sum?.passed ?? 0) + part.passed,
+    total: (sum?.total ?? 0) + part.total,
+  };
+}
+
+/** Candidates checked so far, and the matches they stand for (estimated past the cut). */
+type CheckedSum = CandidatesChecked & { total: number };
 
 /** Nearest-rank percentile of ascending `values`: the smallest value with at least `percentile`% of them at or below it. */
 function nearestRank(values: Float64Array, percentile: number): number | null {

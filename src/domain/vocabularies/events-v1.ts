@@ -26,7 +26,8 @@ export const EVENTS_V1 = {
   earnings_report: {
     themes: ["ECON_EARNINGSREPORT"],
     themeNeedsTitle: /earnings|results|profit|revenue|quarter|guidance|\bq[1-4]\b/i,
-    title: /\b(quarterly (results|earnings|profit|loss)|(first|second|third|fourth)[- ]quarter (results|earnings|profit|loss)|q[1-4] (results|earnings)|earnings (beat|miss|report))\b/i,
+    title:
+      /\b(quarterly (results|earnings|profit|loss)|(first|second|third|fourth)[- ]quarter (results|earnings|profit|loss)|q[1-4] (results|earnings)|earnings (beat|miss|report))\b/i,
   },
   ipo: {
     themes: ["ECON_IPO"],
@@ -39,7 +40,13 @@ export const EVENTS_V1 = {
     title: /\b(cyber ?attacks?|ransomware|hacked|data breach|ddos)\b/i,
   },
   outage: {
-    themes: ["POWER_OUTAGE", "MANMADE_DISASTER_POWER_OUTAGE*", "MANMADE_DISASTER_POWER_BLACKOUT", "INTERNET_BLACKOUT", "PHONE_OUTAGE"],
+    themes: [
+      "POWER_OUTAGE",
+      "MANMADE_DISASTER_POWER_OUTAGE*",
+      "MANMADE_DISASTER_POWER_BLACKOUT",
+      "INTERNET_BLACKOUT",
+      "PHONE_OUTAGE",
+    ],
     themeNeedsTitle: /outage|blackout|power cut|without power|power (is )?restored|grid failure|apag[oó]n|panne/i,
     title: /\b(power outages?|blackouts?|power cuts?)\b/i,
   },
@@ -76,7 +83,10 @@ export const EVENTS_V1 = {
     themes: ["SHORTAGE"],
     themeNeedsTitle: /shortages?|scarcity|run(s|ning)? out of|in short supply|p[eé]nurie|escasez/i,
   },
-  labor_strike: { themes: ["STRIKE"], themeNeedsTitle: /\b(strikes?|strikers|walk-?outs?|industrial action|picket|gr[eè]ve|huelga)/i },
+  labor_strike: {
+    themes: ["STRIKE"],
+    themeNeedsTitle: /\b(strikes?|strikers|walk-?outs?|industrial action|picket|gr[eè]ve|huelga)/i,
+  },
   antitrust_action: {
     themes: ["WB_2101_ANTITRUST", "ECON_MONOPOLY"],
     themeNeedsTitle: /antitrust|anti-trust|competition|monopol|cartel/i,
@@ -94,7 +104,14 @@ export function isEventType(name: string): name is EventType {
 const themeTests = new Map<EventType, RegExp>(
   EVENT_TYPES.map((name) => {
     const patterns = (EVENTS_V1[name] as EventClassRule).themes;
-    const source = patterns.map((p) => p.split("*").map((part) => part.replace(/[^a-z0-9_]/gi, "")).join("[a-z0-9_]*")).join("|");
+    const source = patterns
+      .map((p) =>
+        p
+          .split("*")
+          .map((part) => part.replace(/[^a-z0-9_]/gi, ""))
+          .join("[a-z0-9_]*"),
+      )
+      .join("|");
     return [name, new RegExp(`^(?:${source})$`, "i")];
   }),
 );

@@ -46,7 +46,10 @@ export const SIGNALS_V1 = {
   agriculture: industry(["c4.4", "c4.11"], ["AGRICULTURE", "FOOD_SECURITY"]),
   labor: industry(["c4.6"], ["UNEMPLOYMENT", "STRIKE", "TAX_FNCACT_WORKERS", "TAX_FNCACT_EMPLOYEES"]),
   environment: industry(["c4.9", "c4.22"], ["ENV_*", "NATURAL_DISASTER*"]),
-  energy: industry(["c4.10"], ["ENV_OIL", "ENV_NATURALGAS", "ENV_COAL", "ENV_NUCLEARPOWER", "ENV_SOLAR", "ENV_WINDPOWER", "ECON_OILPRICE"]),
+  energy: industry(
+    ["c4.10"],
+    ["ENV_OIL", "ENV_NATURALGAS", "ENV_COAL", "ENV_NUCLEARPOWER", "ENV_SOLAR", "ENV_WINDPOWER", "ECON_OILPRICE"],
+  ),
   transportation: industry(["c4.12"], ["SOC_TRAFFICACCIDENT", "MANMADE_DISASTER_*_ACCIDENT"]),
   real_estate: industry(["c4.15"], ["ECON_HOUSING_PRICES"]),
   finance: industry(["c4.16"], ["ECON_STOCKMARKET", "ECON_INTEREST_RATES", "ECON_CENTRALBANK", "ECON_DEBT", "ECON_CURRENCY*"]),
@@ -60,7 +63,10 @@ export const SIGNALS_V1 = {
   legal_litigation: business(["c6.1"]),
   // GCAM's Central Bank Financial Stability dictionary (c41.*): only its POSITIVE dimension occurs in the sample, so
   // the stress themes carry this signal in practice.
-  financial_stability_stress: business(["c41.2"], ["ECON_BANKRUPTCY", "ECON_DEBT", "ECON_BUDGET_DEFICIT", "ECON_CURRENCY_RESERVES"]),
+  financial_stability_stress: business(
+    ["c41.2"],
+    ["ECON_BANKRUPTCY", "ECON_DEBT", "ECON_BUDGET_DEFICIT", "ECON_CURRENCY_RESERVES"],
+  ),
   anxiety: risk(["c5.33"], []),
   conflict: risk([], ["ARMEDCONFLICT", "TERROR", "KILL", "UNREST_*", "WB_2433_CONFLICT_AND_VIOLENCE"]),
   supply_disruption: risk([], ["SHORTAGE", "BLOCKADE", "POWER_OUTAGE", "*_SUPPLY_CHAIN"]),
@@ -105,9 +111,10 @@ export interface SignalInput {
 }
 
 /** Every GCAM variable some signal reads: a parser keeps only these. */
-export const SIGNAL_GCAM_VARIABLES: ReadonlySet<string> = new Set(
-  [...Object.values(SIGNALS_V1).flatMap((d: SignalDefinition) => d.gcam), "wc"],
-);
+export const SIGNAL_GCAM_VARIABLES: ReadonlySet<string> = new Set([
+  ...Object.values(SIGNALS_V1).flatMap((d: SignalDefinition) => d.gcam),
+  "wc",
+]);
 
 const matchers = new Map<SignalName, (theme: string) => boolean>(
   SIGNAL_NAMES.map((name) => [name, themeMatcher((SIGNALS_V1[name] as SignalDefinition).themes)]),
@@ -115,7 +122,14 @@ const matchers = new Map<SignalName, (theme: string) => boolean>(
 
 function themeMatcher(patterns: readonly string[]): (theme: string) => boolean {
   if (patterns.length === 0) return () => false;
-  const source = patterns.map((p) => p.split("*").map((part) => part.replace(/[^A-Z0-9_]/g, "")).join("[A-Z0-9_]*")).join("|");
+  const source = patterns
+    .map((p) =>
+      p
+        .split("*")
+        .map((part) => part.replace(/[^A-Z0-9_]/g, ""))
+        .join("[A-Z0-9_]*"),
+    )
+    .join("|");
   const re = new RegExp(`^(?:${source})$`);
   return (theme) => re.test(theme);
 }

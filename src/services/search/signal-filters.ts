@@ -58,7 +58,10 @@ function parseClauses(text: string): SignalRange[] {
     const parts = clause.split(":");
     const [name = "", min = "", max = ""] = parts;
     if (name === "" || parts.length > 3) {
-      throw invalid("signals", `'signals' clause '${clause}' is not name[:min[:max]] (for example 'finance:2:' or 'conflict::5').`);
+      throw invalid(
+        "signals",
+        `'signals' clause '${clause}' is not name[:min[:max]] (for example 'finance:2:' or 'conflict::5').`,
+      );
     }
     if (!isSignalName(name)) {
       throw new ApiError(
@@ -69,7 +72,10 @@ function parseClauses(text: string): SignalRange[] {
     }
     for (const bound of [min, max]) {
       if (bound !== "" && !BOUND.test(bound)) {
-        throw invalid("signals", `'signals' clause '${clause}' has a bound '${bound}' that is not a non-negative decimal number.`);
+        throw invalid(
+          "signals",
+          `'signals' clause '${clause}' has a bound '${bound}' that is not a non-negative decimal number.`,
+        );
       }
     }
     return range("signals", name, min === "" ? undefined : Number(min), max === "" ? undefined : Number(max));
