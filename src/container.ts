@@ -10,6 +10,7 @@ import { SqliteStoryStore } from "./adapters/sqlite/story-store.js";
 import type { Config } from "./config/config.js";
 import type { OperationDeps } from "./operations/operation.js";
 import type { ControlStore } from "./ports/control-store.js";
+import type { DerivedFieldsRebuild } from "./ports/index-backend.js";
 import { AccountService } from "./services/accounts/account-service.js";
 import { CreditService } from "./services/accounts/credit-service.js";
 import { IngestService } from "./services/ingest/ingest-service.js";
@@ -30,6 +31,8 @@ export interface Container extends OperationDeps {
    * another version, which would refuse the ingest. Returns where it went, if there was one.
    */
   setAsideStories(): string | undefined;
+  /** `newsindex reindex`: derived fields for monthly indexes built without them. */
+  derived: DerivedFieldsRebuild;
   close(): Promise<void>;
 }
 
@@ -49,6 +52,7 @@ export function createContainer(config: Config, clock: Clock = systemClock): Con
   return {
     index,
     stories: index,
+    derived: index,
     accounts,
     credits,
     clock,

@@ -59,9 +59,6 @@ export const MAX_FIELD_CODE = 31;
 
 const BY_CODE = new Map<number, FilterField>(FILTER_FIELD_NAMES.map((name) => [FILTER_FIELDS[name].code, name]));
 
-/** Fields an index built without the derived vocabularies cannot answer (spec section 4, rule 4: `field_unavailable`). */
-export const DERIVED_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>(["event_type", "signal"]);
-
 export function fieldOfCode(code: number): FilterField | undefined {
   return BY_CODE.get(code);
 }

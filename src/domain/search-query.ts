@@ -24,11 +24,6 @@ export type ArticleFilters = { [K in FilterField]?: string } & {
   signal_ranges?: SignalRange[];
 };
 
-/** The filters need a derived field (a derived filter field or a signal range): see DERIVED_FIELDS. */
-export function needsDerivedFields(filters: ArticleFilters, derived: ReadonlySet<string>): boolean {
-  return (filters.signal_ranges?.length ?? 0) > 0 || Object.keys(filters).some((k) => derived.has(k));
-}
-
 /**
  * The geographic and amount filters (spec section 4, rule 6): checked on the
  * query's first candidates, in batches of CANDIDATE_BATCH up to

@@ -95,3 +95,24 @@ export interface IndexBackend {
   count(): Promise<number>;
   close(): Promise<void>;
 }
+
+/** Progress of `newsindex reindex` through one monthly index. */
+export interface RebuildProgress {
+  month: string;
+  /** Articles of the month done, of `total`. */
+  done: number;
+  total: number;
+}
+
+/**
+ * Brings monthly indexes built before a derived vocabulary up to date from the
+ * articles they store (`newsindex reindex`): resumable where it stopped, and
+ * readable all along; a month records the vocabulary once it is done.
+ */
+export interface DerivedFieldsRebuild {
+  rebuildDerived(options: {
+    /** Articles per transaction. */
+    batch?: number;
+    onProgress?: (progress: RebuildProgress) => void;
+  }): Promise<{ months: string[]; articles: number; skipped: Array<{ month: string; reason: string }> }>;
+}

@@ -22,6 +22,7 @@ import { ScanBudget } from "./scan-budget.js";
 import { signalValuesOf } from "./partition-signals.js";
 import type { DerivedVocabulary } from "./partition-schema.js";
 import { signalCode } from "../../domain/vocabularies/signals-v1.js";
+import { FILTER_FIELDS } from "../../domain/filter-fields.js";
 import { memberFields, storyMonthOverview, type MemberFields, type StoryMonthOverview } from "./story-overview.js";
 import { storySourceKeys } from "./story-summaries.js";
 import type { RankFeatures, RankStats } from "./bm25.js";
@@ -128,7 +129,7 @@ type Handlers = { [J in ReadJob]: (partition: ArticlePartition, args: ReadJobs[J
 
 const HANDLERS: Handlers = {
   search(partition, args) {
-    const search = compile(partition, args);
+    const search = compile(partition, args, args.facets?.codes);
     // The statistics are the index's whatever the query matches here: every index counts in corpus-wide scores.
     const ranking = args.phrases === undefined ? undefined : rankStats(partition, args.phrases);
     if (search === FIELD_UNAVAILABLE)
@@ -256,8 +257,12 @@ const FIELD_UNAVAILABLE = "field_unavailable";
  * kept only where it cuts into the partition. Null when nothing here can match;
  * FIELD_UNAVAILABLE when it needs a derived vocabulary this index lacks.
  */
-function compile(partition: ArticlePartition, query: QueryArgs): PartitionSearch | null | typeof FIELD_UNAVAILABLE {
-  const needed = vocabulariesNeeded(query);
+function compile(
+  partition: ArticlePartition,
+  query: QueryArgs,
+  facetCodes: readonly number[] = [],
+): PartitionSearch | null | typeof FIELD_UNAVAILABLE {
+  const needed = vocabulariesNeeded(query, facetCodes);
   if (needed.length > 0) {
     const built = partition.derivedFields();
     if (needed.some((v) => !built.has(v))) return FIELD_UNAVAILABLE;
@@ -289,11 +294,18 @@ function compile(partition: ArticlePartition, query: QueryArgs): PartitionSearch
   return search;
 }
 
-function vocabulariesNeeded({ filters, check }: QueryArgs): DerivedVocabulary[] {
+/** The derived vocabularies a query needs, for its filters and the fields it counts. */
+function vocabulariesNeeded({ filters, check }: QueryArgs, facetCodes: readonly number[]): DerivedVocabulary[] {
   const needed: DerivedVocabulary[] = [];
   if (check?.area !== undefined) needed.push("geo-v1");
   if (check?.amount !== undefined) needed.push("amounts-v1");
-  if (filters.event_type !== undefined) needed.push("events-v1");
-  if (filters.signal !== undefined || (filters.signal_ranges?.length ?? 0) > 0) needed.push("signals-v1");
+  if (filters.event_type !== undefined || facetCodes.includes(FILTER_FIELDS.event_type.code)) needed.push("events-v1");
+  if (
+    filters.signal !== undefined ||
+    (filters.signal_ranges?.length ?? 0) > 0 ||
+    facetCodes.includes(FILTER_FIELDS.signal.code)
+  ) {
+    needed.push("signals-v1");
+  }
   return needed;
 }

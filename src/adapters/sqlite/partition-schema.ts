@@ -117,5 +117,13 @@ CREATE TABLE IF NOT EXISTS amounts (
 export const DERIVED_FIELDS_BUILT = ["signals-v1", "events-v1", "geo-v1", "amounts-v1"] as const;
 export type DerivedVocabulary = (typeof DERIVED_FIELDS_BUILT)[number];
 
+/**
+ * What `newsindex reindex` rebuilds from an index's stored articles. Not
+ * signals-v1: it is computed from the GKG record's GCAM counts, which the index
+ * does not keep (a month built before it answers signal filters with
+ * `field_unavailable` until its files are ingested into a new data dir).
+ */
+export const REBUILDABLE: readonly DerivedVocabulary[] = ["events-v1", "geo-v1", "amounts-v1"];
+
 /** Filter fields that are also columns of `articles` (folded values). */
 export const COLUMN_FIELDS = ["source", "source_type", "publisher_country", "language"] as const;

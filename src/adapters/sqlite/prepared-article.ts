@@ -52,7 +52,7 @@ export function prepareArticle(a: ArticleDetail): PreparedArticle {
     spellings: values.map((v) => (v.value === v.key ? "" : v.value)),
     signals: signalValues(a.signals).flatMap(([name, value]) => [signalCode(name), value]),
     places: cityCoordinates(a),
-    amounts: a.amounts.flatMap((m): Array<[number, string]> => (m.number === null ? [] : [[m.number, foldValue(m.object)]])),
+    amounts: amountsOf(a),
   };
 }
 
@@ -71,4 +71,9 @@ export function cityCoordinates(a: ArticleDetail): number[] {
   return a.location_details.flatMap((l) =>
     l.kind === "city" && l.latitude !== null && l.longitude !== null ? [l.latitude, l.longitude] : [],
   );
+}
+
+/** Amounts whose number parses, with the folded object they describe. */
+export function amountsOf(a: ArticleDetail): Array<[number, string]> {
+  return a.amounts.flatMap((m): Array<[number, string]> => (m.number === null ? [] : [[m.number, foldValue(m.object)]]));
 }

@@ -13,6 +13,8 @@ import type {
   SearchResult,
   SignalPercentile,
   CandidatesChecked,
+  DerivedFieldsRebuild,
+  RebuildProgress,
   WriteResult,
 } from "../../ports/index-backend.js";
 import { signalCode, type SignalName } from "../../domain/vocabularies/signals-v1.js";
@@ -33,7 +35,7 @@ import { headlineKey } from "../../domain/stories/headline-key.js";
 import { bySize, type SizedStory, type SizeOrder } from "../../domain/stories/story-order.js";
 import { monthOf, toStamp } from "../../shared/timestamps.js";
 import { cursorPage, type Candidate } from "./cursor-page.js";
-import { closeQuietly } from "./article-partition.js";
+import { ArticlePartition, closeQuietly } from "./article-partition.js";
 import { bm25, sumStats, type RankFeatures, type RankStats } from "./bm25.js";
 import { scoredPhrases, toFtsMatch } from "./fts-match.js";
 import type { Keyset } from "./match-conditions.js";
@@ -44,7 +46,8 @@ import type { CheckedPart, QueryArgs } from "./partition-reads.js";
 import type { PartitionHit } from "./partition-search.js";
 import type { LargestStoriesPart, StoryMatchRow } from "./partition-stories.js";
 import { unreadable, walkPartitions, type Walk } from "./partition-walker.js";
-import type { PartitionWriter } from "./partition-writer.js";
+import { PartitionWriter } from "./partition-writer.js";
+import { REBUILDABLE } from "./partition-schema.js";
 import { prepareArticle } from "./prepared-article.js";
 import { NOT_STARTED, ReadPool, type Lane } from "./read-pool.js";
 import type { MemberFields, StoryMonthOverview } from "./story-overview.js";
@@ -72,7 +75,7 @@ export interface SqliteIndexOptions {
   readThreads?: Record<Lane, number>;
 }
 
-export class SqliteIndexBackend implements IndexBackend, StoryIndex {
+export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFieldsRebuild {
   private readonly dir: string;
   private readonly catalog: PartitionCatalog;
   private readonly pool: ReadPool;
@@ -689,6 +692,42 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     } catch (error) {
       return { status: "unavailable", reason: unreadable(month, error).reason };
     }
+  }
+
+  async rebuildDerived(
+    options: { batch?: number; onProgress?: (progress: RebuildProgress) => void } = {},
+  ): ReturnType<DerivedFieldsRebuild["rebuildDerived"]> {
+    const months: string[] = [];
+    const skipped: Array<{ month: string; reason: string }> = [];
+    let articles = 0;
+    for (const month of [...this.months()].reverse()) {
+      const path = this.pathOf(month);
+      if (!existsSync(path)) continue;
+      let writer: PartitionWriter;
+      try {
+        // On this thread, beside the server's connections: each batch is a short transaction, so reads go on.
+        writer = new PartitionWriter(new ArticlePartition(month, path, { create: true }));
+      } catch (error) {
+        skipped.push({ month, reason: error instanceof Error ? error.message : String(error) });
+        continue;
+      }
+      try {
+        const built = writer.partition.derivedFields();
+        if (REBUILDABLE.every((v) => built.has(v))) continue;
+        months.push(month);
+        const total = writer.partition.count();
+        let done = writer.resumedAt();
+        options.onProgress?.({ month, done, total });
+        for (let n = writer.rebuildDerived(options.batch ?? 1000); n > 0; n = writer.rebuildDerived(options.batch ?? 1000)) {
+          done += n;
+          articles += n;
+          options.onProgress?.({ month, done, total });
+        }
+      } finally {
+        writer.close();
+      }
+    }
+    return { months, articles, skipped };
   }
 
   async count(): Promise<number> {
