@@ -7,7 +7,7 @@ import { FILTER_FIELDS } from "../../src/domain/filter-fields.js";
 // terms, articles stored without `signals` and `event_types`. Made from an
 // index this version wrote, so every other part is exactly what it writes.
 
-const DERIVED_CODES = [FILTER_FIELDS.event_type.code, FILTER_FIELDS.signal.code];
+const DERIVED_CODES: readonly number[] = [FILTER_FIELDS.event_type.code, FILTER_FIELDS.signal.code];
 
 export function makeOldFormat(path: string): void {
   const db = new Database(path);
