@@ -13,7 +13,7 @@ import { SIGNAL_NAMES, signalValues } from "../../src/domain/vocabularies/signal
 const dir = process.argv[2] ?? "data/gkg";
 const source = await GkgArticleSource.create();
 const matches = new Map<string, string[]>(EVENT_TYPES.map((e) => [e, []]));
-const carried = new Map<string, number>(SIGNAL_NAMES.map((s) => [s, 0]));
+const carried = new Map<string, number[]>(SIGNAL_NAMES.map((s) => [s, []]));
 let articles = 0;
 let withSignals = 0;
 for (const file of readdirSync(dir).sort()) {
@@ -22,12 +22,17 @@ for (const file of readdirSync(dir).sort()) {
     articles++;
     const a = record.article;
     if (a.signals) withSignals++;
-    for (const [name] of signalValues(a.signals)) carried.set(name, (carried.get(name) ?? 0) + 1);
+    for (const [name, value] of signalValues(a.signals)) carried.get(name)?.push(value);
     for (const e of a.event_types ?? []) matches.get(e)?.push(`${a.id}\t${a.title ?? "(no title)"}\t${a.url ?? ""}`);
   }
 }
 console.log(`articles ${articles}, with signals ${withSignals}`);
-for (const [name, n] of carried) console.log(`signal ${name}: ${n} articles`);
+console.log("| signal | articles carrying it | median | 90th percentile |\n|---|---:|---:|---:|");
+for (const [name, values] of carried) {
+  values.sort((x, y) => x - y);
+  const at = (p: number) => values[Math.max(0, Math.ceil((p * values.length) / 100) - 1)] ?? 0;
+  console.log(`| \`${name}\` | ${values.length} | ${at(50)} | ${at(90)} |`);
+}
 for (const [name, lines] of matches) {
   console.log(`\n## ${name}: ${lines.length}`);
   for (const line of lines) console.log(line);
