@@ -170,6 +170,14 @@ describe("signal_percentile_min", () => {
     expect(top.total).toBe(expected.length);
   });
 
+  it("takes the threshold over every article carrying the signal when nothing else filters", async () => {
+    const sorted = articles.flatMap((a) => intensity(a, "conflict") ?? []).sort((x, y) => x - y);
+    const threshold = sorted[Math.ceil(0.75 * sorted.length) - 1] as number;
+    const body = await get("/search?signal=conflict&signal_percentile_min=75");
+    expect(body.signal_threshold?.value).toBe(threshold);
+    expect(body.total).toBe(sorted.filter((v) => v >= threshold).length);
+  });
+
   it("reports a null threshold when no matching article carries the signal", async () => {
     const body = await get("/search?q=zzzznotaword&signal=healthcare&signal_percentile_min=50");
     expect(body.signal_threshold).toEqual({ name: "healthcare", percentile: 50, value: null, approximate: false });

@@ -116,6 +116,18 @@ const themeTests = new Map<EventType, RegExp>(
   }),
 );
 
+/** Classes whose themes include each theme code seen so far (any case). */
+const classesOfTheme = new Map<string, EventType[]>();
+
+function classesOf(topic: string): EventType[] {
+  let names = classesOfTheme.get(topic);
+  if (names === undefined) {
+    names = EVENT_TYPES.filter((name) => (themeTests.get(name) as RegExp).test(topic));
+    if (classesOfTheme.size < 100_000) classesOfTheme.set(topic, names);
+  }
+  return names;
+}
+
 /**
  * The event classes of an article from its topics (GKG theme codes, any case)
  * and headline; [] when none. Without a headline the words of its URL's path
@@ -124,11 +136,14 @@ const themeTests = new Map<EventType, RegExp>(
 export function eventTypesOf(topics: readonly string[], title: string | null, url: string | null): EventType[] {
   const headline = title ?? urlWords(url);
   const out: EventType[] = [];
+  const themed = new Set<EventType>();
+  for (const topic of topics) for (const name of classesOf(topic)) themed.add(name);
   for (const name of EVENT_TYPES) {
     const rule: EventClassRule = EVENTS_V1[name];
-    const test = themeTests.get(name) as RegExp;
-    const themed = topics.some((topic) => test.test(topic));
-    if ((themed && (rule.themeNeedsTitle === undefined || rule.themeNeedsTitle.test(headline))) || rule.title?.test(headline)) {
+    if (
+      (themed.has(name) && (rule.themeNeedsTitle === undefined || rule.themeNeedsTitle.test(headline))) ||
+      rule.title?.test(headline)
+    ) {
       out.push(name);
     }
   }

@@ -139,15 +139,30 @@ export function computeSignals(input: SignalInput): Signals | undefined {
   const words = input.gcam.get("wc") ?? input.wordCount ?? 0;
   if (!(words > 0)) return undefined;
   const out: Signals = { version: SIGNALS_VERSION, unit: SIGNAL_UNIT, industries: {}, business_context: {}, risk_context: {} };
+  const themeHits = new Map<SignalName, number>();
+  for (const [theme, mentions] of input.themes) {
+    for (const name of signalsOf(theme)) themeHits.set(name, (themeHits.get(name) ?? 0) + mentions);
+  }
   for (const name of SIGNAL_NAMES) {
     const definition: SignalDefinition = SIGNALS_V1[name];
     let hits = 0;
     for (const variable of definition.gcam) hits += input.gcam.get(variable) ?? 0;
-    const matches = matchers.get(name) as (theme: string) => boolean;
-    for (const [theme, mentions] of input.themes) if (matches(theme)) hits += mentions;
+    hits += themeHits.get(name) ?? 0;
     if (hits > 0) out[definition.class][name] = Math.round((hits * 100_000) / words) / 100;
   }
   return out;
+}
+
+/** Signals whose themes include each theme code seen so far: GKG has some tens of thousands of codes. */
+const signalsOfTheme = new Map<string, SignalName[]>();
+
+function signalsOf(theme: string): SignalName[] {
+  let names = signalsOfTheme.get(theme);
+  if (names === undefined) {
+    names = SIGNAL_NAMES.filter((name) => (matchers.get(name) as (theme: string) => boolean)(theme));
+    if (signalsOfTheme.size < 100_000) signalsOfTheme.set(theme, names);
+  }
+  return names;
 }
 
 /** Every signal an article carries, by name, whatever its class. */
