@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { GkgArticleSource } from "../../src/adapters/gdelt/gkg-source.js";
 import type { ArticleDetail } from "../../src/domain/article.js";
 import { signalValues, type SignalName } from "../../src/domain/vocabularies/signals-v1.js";
 import { expectError } from "../support/expect-error.js";
+import { readArticles } from "../support/gkg-fixtures.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 
 // The derived fields over HTTP on the real sample: every article carries
@@ -27,11 +27,7 @@ let articles: ArticleDetail[];
 
 beforeAll(async () => {
   server = await startTestServer();
-  const source = await GkgArticleSource.create();
-  articles = [];
-  for (const file of Object.values(SAMPLE_FILES)) {
-    for await (const record of source.read(file)) if (record.ok) articles.push(record.article);
-  }
+  articles = await readArticles(Object.values(SAMPLE_FILES));
 });
 
 afterAll(async () => {

@@ -48,9 +48,6 @@ export class PartitionWriter {
     );
     const insertDoc = statements.get("INSERT INTO docs (rowid, doc) VALUES (?, ?)");
     const insertFts = statements.get("INSERT INTO articles_fts (rowid, title, entities) VALUES (?, ?, ?)");
-    const insertSignal = statements.get("INSERT INTO signal_values (article, signal, value) VALUES (?, ?, ?)");
-    const insertPlace = statements.get("INSERT INTO places (article, seq, latitude, longitude) VALUES (?, ?, ?, ?)");
-    const insertAmount = statements.get("INSERT INTO amounts (article, seq, number, object) VALUES (?, ?, ?, ?)");
     const bumpCount = statements.get("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'articles'");
     const postings = new PostingsBuffer(statements);
     const terms = this.terms;
@@ -74,9 +71,7 @@ export class PartitionWriter {
         insertDoc.run(rowid, a.doc);
         insertFts.run(rowid, a.title, a.entities);
         postings.push(ids, Number(rowid));
-        for (let i = 0; i + 1 < a.signals.length; i += 2) insertSignal.run(rowid, a.signals[i], a.signals[i + 1]);
-        for (let i = 0; i + 1 < a.places.length; i += 2) insertPlace.run(rowid, i / 2, a.places[i], a.places[i + 1]);
-        a.amounts.forEach(([number, object], seq) => insertAmount.run(rowid, seq, number, object));
+        this.writeDerivedRows(Number(rowid), a);
         const story = termOfField(ids, FILTER_FIELDS.story_id.code);
         if (story !== undefined) {
           const source = termOfField(ids, FILTER_FIELDS.source.code);
@@ -158,8 +153,6 @@ export class PartitionWriter {
     const setDoc = statements.get("UPDATE docs SET doc = json_set(doc, '$.event_types', json(?)) WHERE rowid = ?");
     const setTerms = statements.get("UPDATE articles SET terms = ? WHERE rowid = ?");
     const addPosting = statements.get("INSERT OR IGNORE INTO postings (term, article) VALUES (?, ?)");
-    const insertPlace = statements.get("INSERT OR REPLACE INTO places (article, seq, latitude, longitude) VALUES (?, ?, ?, ?)");
-    const insertAmount = statements.get("INSERT OR REPLACE INTO amounts (article, seq, number, object) VALUES (?, ?, ?, ?)");
     const progress = statements.get("INSERT OR REPLACE INTO meta (key, value) VALUES ('rebuilt_through', ?)");
     return this.transaction(() => {
       const rows = next.all(limit) as Array<{ rowid: number; terms: Buffer; doc: string }>;
@@ -172,9 +165,7 @@ export class PartitionWriter {
         for (const id of ids) addPosting.run(id, row.rowid);
         if (ids.length > 0) setTerms.run(encodeTerms(Uint32Array.from([...decodeTerms(row.terms), ...ids])), row.rowid);
         setDoc.run(JSON.stringify(events), row.rowid);
-        const places = cityCoordinates(article);
-        for (let i = 0; i + 1 < places.length; i += 2) insertPlace.run(row.rowid, i / 2, places[i], places[i + 1]);
-        amountsOf(article).forEach(([number, object], seq) => insertAmount.run(row.rowid, seq, number, object));
+        this.writeDerivedRows(row.rowid, { signals: [], places: cityCoordinates(article), amounts: amountsOf(article) });
       }
       const last = rows[rows.length - 1];
       if (last !== undefined) progress.run(String(last.rowid));
@@ -185,6 +176,17 @@ export class PartitionWriter {
       }
       return rows.length;
     });
+  }
+
+  /** An article's rows in the derived tables (partition-schema.ts DERIVED_SCHEMA); written again, they replace. */
+  private writeDerivedRows(rowid: number, a: Pick<PreparedArticle, "signals" | "places" | "amounts">): void {
+    const statements = this.partition.statements;
+    const signal = statements.get("INSERT OR REPLACE INTO signal_values (article, signal, value) VALUES (?, ?, ?)");
+    const place = statements.get("INSERT OR REPLACE INTO places (article, seq, latitude, longitude) VALUES (?, ?, ?, ?)");
+    const amount = statements.get("INSERT OR REPLACE INTO amounts (article, seq, number, object) VALUES (?, ?, ?, ?)");
+    for (let i = 0; i + 1 < a.signals.length; i += 2) signal.run(rowid, a.signals[i], a.signals[i + 1]);
+    for (let i = 0; i + 1 < a.places.length; i += 2) place.run(rowid, i / 2, a.places[i], a.places[i + 1]);
+    a.amounts.forEach(([number, object], seq) => amount.run(rowid, seq, number, object));
   }
 
   /** Articles a rebuild already went through (a rebuild killed part way resumes after them). */
