@@ -21,3 +21,8 @@ export function completeness(failed: readonly PartitionFailure[], read: readonly
   const newestFailed = failed.reduce((max, f) => (f.partition > max ? f.partition : max), "");
   return { partial: true, coverage: newestFailed > newestRead ? "recent_unavailable" : "timed_out" };
 }
+
+/** The failures of two reads of one query (a threshold pass and the search), each monthly index once. */
+export function mergeFailures(first: readonly PartitionFailure[], second: readonly PartitionFailure[]): PartitionFailure[] {
+  return [...first, ...second.filter((f) => !first.some((g) => g.partition === f.partition))];
+}

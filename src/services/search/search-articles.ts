@@ -9,7 +9,7 @@ import type { ArticleQuery } from "../../domain/search-query.js";
 import type { IndexBackend, SearchHit, SearchResult } from "../../ports/index-backend.js";
 import type { SearchResponse } from "../../schemas/responses.js";
 import { ApiError } from "../../shared/api-error.js";
-import { completeness } from "./coverage.js";
+import { completeness, mergeFailures } from "./coverage.js";
 import { cursorPageCredits } from "./cursor-credits.js";
 import { applyPlanWindow } from "./plan-window.js";
 import { withSignalThreshold } from "./signal-percentile.js";
@@ -52,10 +52,7 @@ export async function searchArticles(
   const result = await index.search(query);
   assertSomethingRead(result);
 
-  const failed = [
-    ...result.partitionsFailed,
-    ...(pass?.failed ?? []).filter((f) => !result.partitionsFailed.some((r) => r.partition === f.partition)),
-  ];
+  const failed = mergeFailures(result.partitionsFailed, pass?.failed ?? []);
   const { partial, coverage } = completeness(failed, result.partitionsRead);
   const cut = result.cursor?.tieGroupCut === true;
   const nextCursor =
@@ -115,7 +112,7 @@ function present(hit: SearchHit, view: "full" | "compact", area: GeoArea | undef
   return full;
 }
 
-export function approximateFacets(facets: Partial<Record<FilterField, Facet>>): Partial<Record<FilterField, Facet>> {
+function approximateFacets(facets: Partial<Record<FilterField, Facet>>): Partial<Record<FilterField, Facet>> {
   const out: Partial<Record<FilterField, Facet>> = {};
   for (const [field, facet] of Object.entries(facets) as Array<[FilterField, Facet]>)
     out[field] = { ...facet, approximate: true };

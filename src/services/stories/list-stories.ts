@@ -8,7 +8,7 @@ import type { PercentileRequest } from "../search/signal-filters.js";
 import { byRecency, type RankedStory, type SizeOrder } from "../../domain/stories/story-order.js";
 import type { StoryIndex, StoryMatch, StoryQuery } from "../../ports/story-index.js";
 import type { StoriesResponse, StoryItem } from "../../schemas/responses.js";
-import { completeness } from "../search/coverage.js";
+import { completeness, mergeFailures } from "../search/coverage.js";
 import { applyPlanWindow } from "../search/plan-window.js";
 import { assertSomethingRead, QUERY_BUDGET_MS } from "../search/search-articles.js";
 import { STORY_SOURCES_CAP } from "./get-story.js";
@@ -74,8 +74,7 @@ export async function listStories(
       : await index.matchStories(query);
   assertSomethingRead(matches);
   const read = [...matches.partitionsRead];
-  const failed: PartitionFailure[] = [...matches.partitionsFailed];
-  for (const f of pass?.failed ?? []) if (!failed.some((g) => g.partition === f.partition)) failed.push(f);
+  const failed: PartitionFailure[] = mergeFailures(matches.partitionsFailed, pass?.failed ?? []);
   const ranked: readonly RankedStory[] =
     order === "relevance"
       ? [...matches.stories].sort(byRelevance)
