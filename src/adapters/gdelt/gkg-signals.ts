@@ -17,16 +17,19 @@ export function signalInput(v2Themes: string, v1Themes: string, gcam: string, wo
   return { themes, gcam: gcamValues(gcam), wordCount };
 }
 
+/** The GCAM dictionaries some signal reads (`c4` of `c4.1`): the field holds thousands of entries, a few of these. */
+const DICTIONARIES = [...new Set([...SIGNAL_GCAM_VARIABLES].flatMap((v) => /^c(\d+)\./.exec(v)?.[1] ?? []))];
+const ENTRY = new RegExp(`,c(${DICTIONARIES.join("|")})\\.(\\d+):([0-9.]+)`, "g");
+const WORD_COUNT = /^wc:(\d+)/;
+
 function gcamValues(field: string): Map<string, number> {
   const values = new Map<string, number>();
-  if (field === "") return values;
-  for (const entry of field.split(",")) {
-    const colon = entry.indexOf(":");
-    if (colon <= 0) continue;
-    const variable = entry.slice(0, colon).trim();
-    if (!SIGNAL_GCAM_VARIABLES.has(variable)) continue;
-    const value = Number(entry.slice(colon + 1));
-    if (Number.isFinite(value) && value >= 0) values.set(variable, value);
+  const wc = WORD_COUNT.exec(field);
+  if (wc) values.set("wc", Number(wc[1]));
+  for (const m of field.matchAll(ENTRY)) {
+    const variable = `c${m[1]}.${m[2]}`;
+    const value = Number(m[3]);
+    if (SIGNAL_GCAM_VARIABLES.has(variable) && Number.isFinite(value)) values.set(variable, value);
   }
   return values;
 }
