@@ -10,6 +10,8 @@ import { SqliteStoryStore } from "./adapters/sqlite/story-store.js";
 import { PinnedWebhookSender } from "./adapters/webhooks/pinned-webhook-sender.js";
 import type { Config } from "./config/config.js";
 import type { OperationDeps } from "./operations/operation.js";
+import type { ControlStore } from "./ports/control-store.js";
+import type { DerivedFieldsRebuild } from "./ports/index-backend.js";
 import { AccountService } from "./services/accounts/account-service.js";
 import { CreditService } from "./services/accounts/credit-service.js";
 import { IngestService } from "./services/ingest/ingest-service.js";
@@ -38,6 +40,8 @@ export interface Container extends OperationDeps {
   setAsideStories(): string | undefined;
   /** The watch runner and webhook deliverer `serve` schedules; undefined with watches off. */
   watchJobs: WatchJobs | undefined;
+  /** `newsindex reindex`: derived fields for monthly indexes built without them. */
+  derived: DerivedFieldsRebuild;
   close(): Promise<void>;
 }
 
@@ -74,6 +78,7 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
   const container: Container = {
     index,
     stories: index,
+    derived: index,
     accounts,
     credits,
     clock,

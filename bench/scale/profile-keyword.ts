@@ -54,7 +54,7 @@ const totals = [0, 0, 0, 0, 0, 0];
 for (const month of months) {
   const partition = new ArticlePartition(month, join(dir, `articles-${month}.db`), { create: false });
   const { count, bounds } = partition.stats();
-  const search = { match, terms: [], articles: count, newest: bounds?.newest ?? "" };
+  const search = { match, terms: [], ranges: [], articles: count, newest: bounds?.newest ?? "" };
   const matches = countMatches(partition, search);
   const countMs = median(() => countMatches(partition, search));
   const rankMs = median(() => candidates(partition, search, N));

@@ -33,6 +33,7 @@ async function main(argv: string[]): Promise<number> {
       "ttl-hours": { type: "string" },
       "grace-minutes": { type: "string" },
       now: { type: "string" },
+      batch: { type: "string" },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -85,6 +86,18 @@ async function main(argv: string[]): Promise<number> {
       console.error(`NewsIndex serving ${config.dataDir} on http://${config.host}:${config.port}`);
       return -1;
     }
+    case "reindex": {
+      const batch = values.batch === undefined ? undefined : Number(values.batch);
+      if (batch !== undefined && !(Number.isInteger(batch) && batch >= 1))
+        throw new UsageError("--batch must be a positive integer");
+      const container = createContainer(config);
+      try {
+        await reindexWithProgress(container, batch);
+      } finally {
+        await container.close();
+      }
+      return 0;
+    }
     case "keys":
     case "tenants": {
       const container = createContainer(config);
@@ -128,6 +141,39 @@ async function ingestWithProgress(container: Container, files: string[]): Promis
   } finally {
     bar.update(files.length);
     bar.stop();
+  }
+}
+
+/** Derived fields for the monthly indexes built without them; a bar per month on a terminal, a line per month elsewhere. */
+async function reindexWithProgress(container: Container, batch: number | undefined): Promise<void> {
+  const bar = process.stderr.isTTY
+    ? new cliProgress.SingleBar(
+        { format: "reindex {month} [{bar}] {value}/{total} articles", stream: process.stderr, hideCursor: true },
+        cliProgress.Presets.shades_classic,
+      )
+    : undefined;
+  let current = "";
+  try {
+    const summary = await container.derived.rebuildDerived({
+      ...(batch === undefined ? {} : { batch }),
+      onProgress: ({ month, done, total }) => {
+        if (month !== current) {
+          bar?.stop();
+          current = month;
+          if (bar) bar.start(total, done, { month });
+          else console.error(`reindex ${month}: ${total} articles${done > 0 ? `, resuming after ${done}` : ""}`);
+        } else bar?.update(done, { month });
+      },
+    });
+    bar?.stop();
+    for (const s of summary.skipped) console.error(`skipped ${s.month}: ${s.reason}`);
+    console.log(
+      summary.months.length === 0
+        ? "every monthly index is up to date"
+        : `reindexed ${summary.articles} articles in ${summary.months.length} monthly indexes (${summary.months.join(", ")})`,
+    );
+  } finally {
+    bar?.stop();
   }
 }
 

@@ -6,6 +6,10 @@ export const USAGE = `Usage:
                    --now: behave as of that UTC instant (the clock runs on from there): replay an archive as if live
   newsindex start  [--data-dir DIR] [--port N] [--host H]
                    first run: ingest the bundled sample and print a demo key; then serve
+  newsindex reindex [--data-dir DIR] [--batch N]
+                   derived fields (events-v1, geo-v1, amounts-v1) for monthly indexes built without them,
+                   from their stored articles, N (default 1000) per transaction; resumes where a killed run
+                   stopped; the server keeps answering meanwhile
 
   newsindex tenants create NAME --plan PLAN [--json]        PLAN: ${PLAN_IDS.join(", ")}
   newsindex tenants list [--json]

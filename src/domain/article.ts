@@ -1,6 +1,9 @@
 // The Article and Article-detail shapes of spec section 2, in the spec's field names.
 // Search hits are `Article` (plus `score` on ranked queries); GET /doc/{id} is `ArticleDetail`.
 
+import type { EventType } from "./vocabularies/events-v1.js";
+import type { Signals } from "./vocabularies/signals-v1.js";
+
 export const SOURCE_TYPES = [
   "web",
   "citation",
@@ -34,6 +37,10 @@ export interface Article {
   tone: number | null;
   word_count: number | null;
   story_id: string | null;
+  /** signals-v1; absent when the article predates the vocabulary (or has no word count). */
+  signals?: Signals;
+  /** events-v1 classes, [] when none; absent, like `signals`, on an article stored before the vocabulary. */
+  event_types?: EventType[];
 }
 
 export type LocationKind = "country" | "region" | "city";
@@ -119,11 +126,13 @@ export const ARTICLE_FIELDS = [
   "tone",
   "word_count",
   "story_id",
+  "signals",
+  "event_types",
 ] as const satisfies readonly (keyof Article)[];
 
 export function toArticle(detail: ArticleDetail): Article {
   const out: Record<string, unknown> = {};
-  for (const field of ARTICLE_FIELDS) out[field] = detail[field];
+  for (const field of ARTICLE_FIELDS) if (detail[field] !== undefined) out[field] = detail[field];
   return out as unknown as Article;
 }
 

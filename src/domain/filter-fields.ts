@@ -1,4 +1,5 @@
 import type { ArticleDetail } from "./article.js";
+import { signalValues } from "./vocabularies/signals-v1.js";
 
 // The exact-match fields of the shared filters (spec section 4), one table.
 // Each has a stable numeric code, stored in the index (so codes never change
@@ -15,7 +16,11 @@ export interface FilterFieldSpec {
 
 const one = (value: string | null): readonly string[] => (value === null || value === "" ? [] : [value]);
 
-/** In the spec's order. Codes 1–13 are the multi-valued fields, 14–18 the single-valued ones. */
+/**
+ * In the spec's order. Codes 1–13 are the multi-valued fields, 14–18 the
+ * single-valued ones, 19–20 the derived vocabularies (their index records it
+ * was built with them: see `derived_fields` in partition-schema.ts).
+ */
 export const FILTER_FIELDS = {
   source: { code: 14, multi: false, values: (a: ArticleDetail) => one(a.source) },
   source_type: { code: 15, multi: false, values: (a: ArticleDetail) => one(a.source_type) },
@@ -39,6 +44,10 @@ export const FILTER_FIELDS = {
   mentioned_date: { code: 11, multi: true, values: (a: ArticleDetail) => a.mentioned_dates },
   quote_verb: { code: 12, multi: true, values: (a: ArticleDetail) => a.quotes.map((q) => q.verb).filter((v) => v !== "") },
   amount_object: { code: 13, multi: true, values: (a: ArticleDetail) => a.amounts.map((m) => m.object).filter((o) => o !== "") },
+  // Derived fields (DESIGN.md "Derived vocabularies").
+  event_type: { code: 19, multi: true, values: (a: ArticleDetail) => a.event_types ?? [] },
+  /** The signals an article carries (intensity above 0); their intensities are kept beside (`signal_values`). */
+  signal: { code: 20, multi: true, values: (a: ArticleDetail) => signalValues(a.signals).map(([name]) => name) },
 } as const satisfies Record<string, FilterFieldSpec>;
 
 export type FilterField = keyof typeof FILTER_FIELDS;

@@ -1,3 +1,5 @@
+import { CANDIDATE_BATCH, CANDIDATE_LIMIT } from "./search-query.js";
+
 // Credit prices (spec document 1 section 8; document 2 section 8) as one pure
 // function of a validated call. A price is per call, whatever the number of
 // monthly indexes it reads: a call across several is charged what the most
@@ -53,7 +55,7 @@ export type PricedCall =
 const RANKING: Record<RankingMode | "recent", number> = { recent: 1, keyword: 1, semantic: 2, hybrid: 3 };
 
 /** Geographic and amount filters check candidates in batches of 500, up to 2,000. */
-const CANDIDATE_BATCHES = { min: 1, max: 4 };
+const CANDIDATE_BATCHES = { min: 1, max: CANDIDATE_LIMIT / CANDIDATE_BATCH };
 
 /** Graph calls pay one credit per index query, at most 16 per call. */
 export const GRAPH_QUERY_CAP = 16;
@@ -156,4 +158,12 @@ function addSearchExtras(add: Add, extras: SearchExtras): void {
 
 function addGraph(add: Add, min: number, max: number): void {
   add("graph index queries", Math.min(min, GRAPH_QUERY_CAP), Math.min(max, GRAPH_QUERY_CAP));
+}
+
+/**
+ * What a call with a geographic or amount filter took: its price's minimum
+ * (one batch) plus each further batch the most expensive monthly index checked.
+ */
+export function candidateCharge(price: CreditRange, batches: number): number {
+  return price.min + Math.max(0, Math.min(batches, CANDIDATE_BATCHES.max) - CANDIDATE_BATCHES.min);
 }

@@ -1,7 +1,16 @@
 import type { CursorPosition } from "./browse-cursor.js";
 import type { EntityType } from "./entities/entity-key.js";
+import type { GeoArea } from "./geo-area.js";
 import type { FilterField } from "./filter-fields.js";
 import type { KeywordQuery } from "./keyword-query.js";
+import type { SignalName } from "./vocabularies/signals-v1.js";
+
+/** Articles carrying the signal (intensity above 0) within inclusive bounds; an absent bound is unbounded. */
+export interface SignalRange {
+  name: SignalName;
+  min?: number;
+  max?: number;
+}
 
 // The validated query that services hand to an IndexBackend. Filter values are
 // as the caller wrote them (trimmed; `source` without scheme or `www.`); the
@@ -20,7 +29,24 @@ export type ArticleFilters = { [K in FilterField]?: string } & {
   from?: string;
   /** 14-digit, inclusive: published_at <= to. */
   to?: string;
+  /** `signal` with `signal_min`/`signal_max`, and each `signals` clause: all must hold. */
+  signal_ranges?: SignalRange[];
 };
+
+/**
+ * The geographic and amount filters (spec section 4, rule 6): checked on the
+ * query's first candidates, in batches of CANDIDATE_BATCH up to
+ * CANDIDATE_LIMIT per monthly index, rather than matched through the index.
+ */
+export interface CandidateCheck {
+  /** `near` + `radius_km`, or `bbox`: a mentioned city inside it. */
+  area?: GeoArea;
+  /** `amount_min`/`amount_max`: one amount within both bounds (describing `amount_object` when given). */
+  amount?: { min?: number; max?: number; object?: string };
+}
+
+export const CANDIDATE_BATCH = 500;
+export const CANDIDATE_LIMIT = 2000;
 
 export interface FacetRequest {
   /** Distinct fields, at most 8. */
@@ -38,6 +64,8 @@ export interface ArticleQuery {
   /** Cursor paging of a browse (no keywords, offset 0): resume after `after`, or from the newest when null. */
   cursor?: { after: CursorPosition | null };
   facets?: FacetRequest;
+  /** Geographic and amount filters, checked on candidates. */
+  check?: CandidateCheck;
   /** Monthly indexes not started within this many milliseconds are left unread (coverage `timed_out`). */
   budgetMs?: number;
 }

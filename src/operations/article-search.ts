@@ -1,4 +1,4 @@
-import type { Price, RankingMode, SearchExtras } from "../domain/pricing.js";
+import { candidateCharge, type Price, type RankingMode, type SearchExtras } from "../domain/pricing.js";
 import { extraResolutionCredits, resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
 import type { Caller } from "../services/accounts/account-service.js";
 import { searchArticles } from "../services/search/search-articles.js";
@@ -13,8 +13,8 @@ export function searchPriceInputs(request: ArticleSearchRequest): SearchExtras &
     cursor: request.cursor ? (request.cursor.after ? "later" : "first") : undefined,
     offset: request.offset,
     entityIds: request.filters.entities?.length ?? 0,
-    candidateFilter: false,
-    percentilePass: false,
+    candidateFilter: request.check !== undefined,
+    percentilePass: request.percentile !== undefined,
   };
 }
 
@@ -23,7 +23,10 @@ export function pricedMode(request: ArticleSearchRequest, mode: RankingMode | un
   return request.keywords ? (mode ?? "keyword") : "recent";
 }
 
-/** Runs a search priced at `price`: what a cursor page and resolving its entity ids took is added to the fixed part. */
+/**
+ * Runs a search priced at `price`: what a cursor page, resolving its entity
+ * ids and checking candidate batches took is added to the fixed part.
+ */
 export function runArticleSearch(
   request: ArticleSearchRequest,
   price: Price,
@@ -34,11 +37,10 @@ export function runArticleSearch(
     const now = deps.clock.now();
     const resolution = await resolveEntityFilters(deps.index, request.filters, caller.plan, now);
     const outcome = await searchArticles(deps.index, request, caller.plan, now);
-    // A cursor page's least is 1 credit, an entity id's 1: the price's minimum counts both at that.
+    // A cursor page's least is 1 credit, an entity id's 1 and candidate checks' 1 batch: the price's minimum counts each at that.
     const cursorExtra = outcome.credits === undefined ? 0 : outcome.credits - 1;
-    if (outcome.credits !== undefined || resolution !== undefined) {
-      meter.took(price.min + cursorExtra + extraResolutionCredits(resolution));
-    }
+    const candidateExtra = outcome.candidateBatches === undefined ? 0 : candidateCharge(price, outcome.candidateBatches) - price.min;
+    meter.took(price.min + cursorExtra + extraResolutionCredits(resolution) + candidateExtra);
     return withResolved(outcome.body, resolution);
   };
 }

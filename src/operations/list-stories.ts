@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
-import { priceOf } from "../domain/pricing.js";
-import { Params, STORY_QUERY, WINDOW } from "../schemas/params.js";
+import { candidateCharge, priceOf } from "../domain/pricing.js";
+import { LIST_FILTERS, Params, STORY_QUERY, WINDOW } from "../schemas/params.js";
 import { StoriesResponseSchema } from "../schemas/responses.js";
 import { toSearchRequest } from "../services/search/search-request.js";
 import { extraResolutionCredits, resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
@@ -21,6 +21,7 @@ export const listStoriesOperation = defineOperation({
     "The search collapsed into deduplicated stories: one item per real event, however many outlets carried it. `q`, `mode` and every shared filter choose the stories (one matching article is enough); `count`, `outlets` and `sources` cover the whole story. `sort`: `count`, `outlets` or `recency`; without it, the best match first with `q`, else the newest. `total` counts stories. Page with `offset` (at most 1000); no facets, no cursor. Preferred over /search when results feed a model. 1 credit, plus 1 per full 100 stories of offset.",
   params: Type.Object({
     ...STORY_QUERY,
+    ...LIST_FILTERS,
     ...WINDOW,
     sort: Optional(Params.sort),
     offset: Optional(Params.story_offset),
@@ -35,19 +36,26 @@ export const listStoriesOperation = defineOperation({
       execute: async (meter) => {
         const now = deps.clock.now();
         const resolution = await resolveEntityFilters(deps.index, request.filters, caller.plan, now);
+        let candidateExtra = 0;
         const body = await listStories(
           deps.stories,
           {
             keywords: request.keywords,
             filters: request.filters,
+            ...(request.percentile ? { percentile: request.percentile } : {}),
+            ...(request.check ? { check: request.check } : {}),
             sort: params.sort,
             offset: request.offset,
             limit: request.limit,
           },
           caller.plan,
           now,
+          {
+            articles: deps.index,
+            onCandidateBatches: (batches) => (candidateExtra = candidateCharge(price, batches) - price.min),
+          },
         );
-        if (resolution !== undefined) meter.took(price.min + extraResolutionCredits(resolution));
+        meter.took(price.min + extraResolutionCredits(resolution) + candidateExtra);
         return withResolved(body, resolution);
       },
     };

@@ -1,6 +1,6 @@
 import { Type } from "@sinclair/typebox";
 import { priceOf } from "../domain/pricing.js";
-import { LIST_PARAMS, Params, SHARED_FILTERS } from "../schemas/params.js";
+import { LIST_FILTERS, LIST_PARAMS, Params, SHARED_FILTERS } from "../schemas/params.js";
 import { SearchResponseSchema } from "../schemas/responses.js";
 import { toSearchRequest } from "../services/search/search-request.js";
 import { pricedMode, runArticleSearch, searchPriceInputs } from "./article-search.js";
@@ -19,6 +19,7 @@ export const searchOperation = defineOperation({
     q: Type.Optional(Params.q),
     mode: Type.Optional(Params.mode),
     ...SHARED_FILTERS,
+    ...LIST_FILTERS,
     ...LIST_PARAMS,
   }),
   response: SearchResponseSchema,

@@ -1,6 +1,6 @@
 import { Kind, type TObject, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { ApiError } from "../shared/api-error.js";
+import { ApiError, type ErrorCode } from "../shared/api-error.js";
 import { closestName } from "../shared/closest-name.js";
 import { quoteName, quoteValue } from "../shared/quote.js";
 import type { Operation } from "./operation.js";
@@ -79,7 +79,7 @@ function validateFields(
     if (form === "query" && Array.isArray(given) && !acceptsArray(schema))
       throw invalid(name, schema, `was given ${given.length} times; give it once`);
     const value = form === "query" ? fromQueryText(schema, given) : fromJson(schema, given);
-    if (!Value.Check(schema, value)) throw invalid(name, schema, `cannot be ${quoteValue(given)}`);
+    if (!Value.Check(schema, value)) throw refusal(name, schema, given);
     values[name] = value;
   }
   return values;
@@ -114,6 +114,20 @@ function acceptsArray(schema: TSchema): boolean {
 
 function matchingEnumValue(schema: TSchema, given: string): string | undefined {
   return enumValues(schema).find((value) => value.toLowerCase() === given.toLowerCase());
+}
+
+/**
+ * A value its declaration refuses: `invalid_parameter`, naming the closest
+ * value of an enum, or the code the declaration names for it (`x-refusal`:
+ * an unknown signal is `unknown_signal`, spec section 4 rule 2).
+ */
+function refusal(name: string, schema: TSchema, given: unknown): ApiError {
+  const values = enumValues(schema);
+  const hint = values.length > 0 && typeof given === "string" ? ` Did you mean '${closestName(given, values)}'?` : "";
+  const code = typeof schema["x-refusal"] === "string" ? (schema["x-refusal"] as ErrorCode) : "invalid_parameter";
+  return new ApiError(code, `'${name}' cannot be ${quoteValue(given)}: expected ${expected(schema)}.${hint}`, {
+    parameter: name,
+  });
 }
 
 function invalid(name: string, schema: TSchema, problem: string): ApiError {

@@ -6,6 +6,7 @@ import type { KeywordQuery } from "../domain/keyword-query.js";
 import type { Facet } from "../domain/facets.js";
 import type { FilterField } from "../domain/filter-fields.js";
 import type { ArticleFilters, ArticleQuery } from "../domain/search-query.js";
+import type { SignalName } from "../domain/vocabularies/signals-v1.js";
 
 // The article index: embedded SQLite (one file per month) or, in the scaled
 // shape, OpenSearch. Each monthly partition is one "index" in the spec's sense.
@@ -25,8 +26,11 @@ export interface SearchHit {
 
 export interface PartitionFailure {
   partition: string;
-  /** `unreadable`: missing, locked or damaged; `timed_out`: left unread when the query's budget ran out. */
-  kind: "unreadable" | "timed_out";
+  /**
+   * `unreadable`: missing, locked or damaged; `timed_out`: left unread when the query's budget ran out;
+   * `field_unavailable`: built without a derived field the query needs (until `newsindex reindex` rebuilds it).
+   */
+  kind: "unreadable" | "timed_out" | "field_unavailable";
   reason: string;
 }
 
@@ -38,6 +42,16 @@ export interface CursorOutcome {
   tieGroupCut: boolean;
   /** True when the page continued inside the timestamp group the cursor stopped in. */
   resumedInTieGroup: boolean;
+}
+
+/** What the geographic and amount filters took (spec section 4, rule 6). */
+export interface CandidatesChecked {
+  /** Batches of CANDIDATE_BATCH the most expensive monthly index checked (the call is charged for them). */
+  batches: number;
+  /** Some monthly index matched more candidates than it checked: totals are estimates, facets approximate. */
+  approximate: boolean;
+  /** Matches found among the checked candidates: paging stops when they run out. */
+  passed: number;
 }
 
 export interface SearchResult {
@@ -52,6 +66,8 @@ export interface SearchResult {
   facets?: Partial<Record<FilterField, Facet>>;
   /** Present on cursor paging. */
   cursor?: CursorOutcome;
+  /** Present with geographic or amount filters. */
+  candidates?: CandidatesChecked;
 }
 
 export type ArticleLookup =
@@ -131,10 +147,26 @@ export interface AggregateResult {
   partitionsFailed: PartitionFailure[];
 }
 
+/** The threshold of `signal_percentile_min` (spec section 2, `signal_threshold`). */
+export interface SignalPercentile {
+  /** The intensity at the percentile among the matching articles carrying the signal; null when none carries it. */
+  value: number | null;
+  /** True when the engine estimated it (a sketch, or a scan the budget cut short). */
+  approximate: boolean;
+  partitionsRead: string[];
+  partitionsFailed: PartitionFailure[];
+}
+
 export interface IndexBackend {
   /** Stores articles, idempotent by id: an id already present is left unchanged. */
   write(articles: readonly ArticleDetail[]): Promise<WriteResult>;
   search(query: ArticleQuery): Promise<SearchResult>;
+  /** The `percentile` (50 to 99.9, nearest rank) of `signal`'s intensity over the query's matches carrying it. */
+  signalPercentile(
+    query: Pick<ArticleQuery, "keywords" | "filters" | "budgetMs">,
+    signal: SignalName,
+    percentile: number,
+  ): Promise<SignalPercentile>;
   getArticle(id: string): Promise<ArticleLookup>;
   /** Spellings of an entity type by their er-v1 keys, within a window. */
   entitySpellings(query: EntitySpellingsQuery): Promise<EntitySpellings>;
@@ -143,4 +175,25 @@ export interface IndexBackend {
   /** Number of articles held, across partitions that can be read. */
   count(): Promise<number>;
   close(): Promise<void>;
+}
+
+/** Progress of `newsindex reindex` through one monthly index. */
+export interface RebuildProgress {
+  month: string;
+  /** Articles of the month done, of `total`. */
+  done: number;
+  total: number;
+}
+
+/**
+ * Brings monthly indexes built before a derived vocabulary up to date from the
+ * articles they store (`newsindex reindex`): resumable where it stopped, and
+ * readable all along; a month records the vocabulary once it is done.
+ */
+export interface DerivedFieldsRebuild {
+  rebuildDerived(options: {
+    /** Articles per transaction. */
+    batch?: number;
+    onProgress?: (progress: RebuildProgress) => void;
+  }): Promise<{ months: string[]; articles: number; skipped: Array<{ month: string; reason: string }> }>;
 }

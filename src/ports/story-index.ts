@@ -1,7 +1,7 @@
 import type { ArticleDetail } from "../domain/article.js";
 import type { SizedStory, SizeOrder } from "../domain/stories/story-order.js";
 import type { ArticleQuery } from "../domain/search-query.js";
-import type { PartitionFailure } from "./index-backend.js";
+import type { CandidatesChecked, PartitionFailure } from "./index-backend.js";
 
 // Story queries over the article index: the stories a search matches, their
 // sizes, one story's counts, top lists and newest members, and the relabelling
@@ -67,6 +67,8 @@ export interface StoryMatches {
   total: number;
   partitionsRead: string[];
   partitionsFailed: PartitionFailure[];
+  /** With geographic or amount filters (CandidateCheck): what checking candidates took and found. */
+  candidates?: CandidatesChecked;
 }
 
 export interface StorySize {
@@ -83,6 +85,8 @@ export interface LargestStories {
   total: number;
   partitionsRead: string[];
   partitionsFailed: PartitionFailure[];
+  /** As on StoryMatches. */
+  candidates?: CandidatesChecked;
 }
 
 export interface StorySizes {
@@ -95,7 +99,7 @@ export interface StorySizes {
  * What a story listing matches on: the search's keywords, filters and window; and `newest` when only that many
  * stories, those with the newest matches, are needed besides the total (a list in recency order).
  */
-export type StoryQuery = Pick<ArticleQuery, "keywords" | "filters" | "budgetMs"> & { newest?: number };
+export type StoryQuery = Pick<ArticleQuery, "keywords" | "filters" | "budgetMs" | "check"> & { newest?: number };
 
 export interface StoryRelabel {
   story_id: string;

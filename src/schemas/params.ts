@@ -2,6 +2,8 @@ import { Type, type TLiteral, type TObject, type TProperties, type TUnion } from
 import { SOURCE_TYPES } from "../domain/article.js";
 import { ENTITY_TYPES } from "../domain/entities/entity-key.js";
 import { FILTER_FIELD_NAMES, type FilterField } from "../domain/filter-fields.js";
+import { EVENT_TYPES } from "../domain/vocabularies/events-v1.js";
+import { SIGNAL_NAMES } from "../domain/vocabularies/signals-v1.js";
 import { EVENT_KINDS } from "../domain/watches/watch.js";
 import type { Same } from "../shared/same-type.js";
 
@@ -76,6 +78,60 @@ export const Params = {
   }),
   quote_verb: exact("Verb introducing a quotation (article detail `quotes[].verb`).", 200),
   amount_object: exact("Object an amount describes (article detail `amounts[].object`)."),
+  // Derived fields (signals-v1, events-v1; /docs/signals-and-events.md).
+  event_type: oneOf(EVENT_TYPES, {
+    description:
+      "Event class (events-v1) the article carries. An index built before the vocabulary answers `coverage: field_unavailable`.",
+  }),
+  signal: Type.Union(
+    SIGNAL_NAMES.map((name) => Type.Literal(name)),
+    {
+      description:
+        "A signal (signals-v1) the article carries (intensity above 0); with `signal_min`/`signal_max`, within those bounds. An unknown name is 400 `unknown_signal`.",
+      "x-refusal": "unknown_signal",
+    },
+  ),
+  signal_min: Type.Number({
+    minimum: 0,
+    description: "Inclusive lower bound of `signal`'s intensity (per 1,000 words). Needs `signal`.",
+  }),
+  signal_max: Type.Number({
+    minimum: 0,
+    description: "Inclusive upper bound of `signal`'s intensity (per 1,000 words). Needs `signal`.",
+  }),
+  signals: Type.String({
+    minLength: 1,
+    maxLength: 1000,
+    description:
+      "Signal clauses `name[:min[:max]]`, comma-separated, ANDed; an empty bound is unbounded (`finance:2:`, `conflict::5`). Each matches articles carrying the signal within its bounds. Over MCP an array of {name, min, max}.",
+    "x-expected": "comma-separated clauses name[:min[:max]] with non-negative decimal bounds",
+  }),
+  signal_percentile_min: Type.Number({
+    minimum: 50,
+    maximum: 99.9,
+    description:
+      "Keep articles whose `signal` intensity is at or above this percentile (50 to 99.9) of the matching articles carrying it; the threshold used is reported as `signal_threshold`. Needs `signal`; not with `signal_min`. 1 extra credit.",
+  }),
+  // Geographic and amount filters: checked on the query's first candidates (spec section 4, rule 6).
+  near: Type.String({
+    pattern: "^\\s*-?\\d{1,3}(\\.\\d{1,12})?\\s*,\\s*-?\\d{1,3}(\\.\\d{1,12})?\\s*$",
+    description:
+      "`latitude,longitude` in decimal degrees: articles mentioning a city within `radius_km` of it (cities only, not regions or countries). Results carry `matched_locations`, nearest first, with `distance_km`. Needs `radius_km`; not with `bbox` or `cursor`.",
+    "x-expected": "latitude,longitude in decimal degrees such as 48.8566,2.3522",
+  }),
+  radius_km: Type.Number({ minimum: 0.1, maximum: 2000, description: "Radius around `near`, 0.1 to 2000 km." }),
+  bbox: Type.String({
+    pattern: "^\\s*-?\\d{1,3}(\\.\\d{1,12})?(\\s*,\\s*-?\\d{1,3}(\\.\\d{1,12})?){3}\\s*$",
+    description:
+      "`south,west,north,east` in decimal degrees: articles mentioning a city inside the box. West greater than east crosses the antimeridian. A box needing more than 256 geohash cells of precision 4 (about 20 by 39 km at the equator) is refused; use `near` for larger areas. Not with `near` or `cursor`.",
+    "x-expected": "south,west,north,east in decimal degrees such as 50.75,3.35,53.55,7.23",
+  }),
+  amount_min: Type.Number({
+    minimum: 0,
+    description:
+      "One amount mentioned in the article is at least this (with `amount_max`, one amount within both; with `amount_object`, an amount of that object). An amount that does not parse never matches. Not with `cursor`.",
+  }),
+  amount_max: Type.Number({ minimum: 0, description: "One amount mentioned in the article is at most this. See `amount_min`." }),
   from: Type.String({
     pattern: TIME_BOUND_PATTERN,
     description:
@@ -179,9 +235,8 @@ export const Params = {
 
 /**
  * The exact-match filters (spec section 4) this index serves, one per
- * FILTER_FIELDS entry (checked below). `entity_id`, the geographic,
- * event-class, amount and signal filters need derived vocabularies and are not
- * served yet (they are unknown parameters until they are).
+ * FILTER_FIELDS entry (checked below), the derived `event_type` and `signal`
+ * included. `entity_id` is not served yet (an unknown parameter until it is).
  */
 const EXACT_FILTERS = {
   source: Type.Optional(Params.source),
@@ -202,6 +257,25 @@ const EXACT_FILTERS = {
   mentioned_date: Type.Optional(Params.mentioned_date),
   quote_verb: Type.Optional(Params.quote_verb),
   amount_object: Type.Optional(Params.amount_object),
+  event_type: Type.Optional(Params.event_type),
+  signal: Type.Optional(Params.signal),
+};
+
+/** Bounds on signal intensities (spec section 4): every endpoint taking the shared filters takes them. */
+export const SIGNAL_BOUNDS = {
+  signal_min: Type.Optional(Params.signal_min),
+  signal_max: Type.Optional(Params.signal_max),
+  signals: Type.Optional(Params.signals),
+};
+
+/** Filters /search, /stories and /top-headlines take beyond the shared ones (not /aggregate, not watches). */
+export const LIST_FILTERS = {
+  signal_percentile_min: Type.Optional(Params.signal_percentile_min),
+  near: Type.Optional(Params.near),
+  radius_km: Type.Optional(Params.radius_km),
+  bbox: Type.Optional(Params.bbox),
+  amount_min: Type.Optional(Params.amount_min),
+  amount_max: Type.Optional(Params.amount_max),
 };
 
 /** The window of a query over published_at. */
@@ -213,14 +287,11 @@ export const WINDOW = {
 /** `entity_id`: entity groups from /entities, resolved to their spellings in the window. */
 export const ENTITY_FILTER = { entity_id: Type.Optional(Params.entity_id) };
 
-/** The shared filter parameters (spec section 4): the exact-match filters, entity ids and the window, for every endpoint that takes them. */
-export const SHARED_FILTERS = { ...EXACT_FILTERS, ...ENTITY_FILTER, ...WINDOW };
+/** The shared filter parameters (spec section 4): the exact-match filters, entity ids, signal bounds and the window, for every endpoint that takes them. */
+export const SHARED_FILTERS = { ...EXACT_FILTERS, ...ENTITY_FILTER, ...SIGNAL_BOUNDS, ...WINDOW };
 
 // Compile-time: a filter parameter without its field in the index (or a field no parameter filters on) fails tsc.
-const filtersMatchFields: Same<
-  Exclude<keyof typeof SHARED_FILTERS, keyof typeof WINDOW | keyof typeof ENTITY_FILTER>,
-  FilterField
-> = true;
+const filtersMatchFields: Same<keyof typeof EXACT_FILTERS, FilterField> = true;
 void filtersMatchFields;
 
 /** GET /aggregate takes every shared filter but these (spec, GET /aggregate). */
@@ -241,6 +312,7 @@ export const STORY_QUERY = {
   mode: Type.Optional(Params.mode),
   ...EXACT_FILTERS,
   ...ENTITY_FILTER,
+  ...SIGNAL_BOUNDS,
 };
 
 /** A JSON request body: fields declared like parameters (often the very same ones), no others. */

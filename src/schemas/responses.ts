@@ -3,6 +3,8 @@ import { SOURCE_TYPES, type Article, type ArticleDetail, type CompactArticle } f
 import { COVERAGE_VALUES } from "../domain/coverage.js";
 import type { Facet } from "../domain/facets.js";
 import { PLAN_IDS } from "../domain/plans.js";
+import { EVENT_TYPES } from "../domain/vocabularies/events-v1.js";
+import { SIGNALS_VERSION, SIGNAL_UNIT } from "../domain/vocabularies/signals-v1.js";
 import { DELIVERY_STATUSES, EVENT_KINDS, WATCH_STATUSES } from "../domain/watches/watch.js";
 import { ERROR_STATUS } from "../shared/api-error.js";
 import type { Same } from "../shared/same-type.js";
@@ -35,6 +37,27 @@ const articleProperties = {
   tone: Nullable(Type.Number()),
   word_count: Nullable(Type.Integer()),
   story_id: Nullable(Type.String()),
+  signals: Type.Optional(
+    Type.Object(
+      {
+        version: Type.String({ description: `\`${SIGNALS_VERSION}\`.` }),
+        unit: Type.String({ description: `\`${SIGNAL_UNIT}\`: intensity per 1,000 words of the article.` }),
+        industries: Type.Record(Type.String(), Type.Number()),
+        business_context: Type.Record(Type.String(), Type.Number()),
+        risk_context: Type.Record(Type.String(), Type.Number()),
+      },
+      {
+        description:
+          "Signal intensities (signals-v1, see /docs/signals-and-events.md); a signal left out is 0. Absent when the article predates the vocabulary. Not sentiment.",
+      },
+    ),
+  ),
+  event_types: Type.Optional(
+    Type.Array(Type.Union(EVENT_TYPES.map((e) => Type.Literal(e))), {
+      description:
+        "Event classes (events-v1) the article carries; [] when none. Absent when the article predates the vocabulary.",
+    }),
+  ),
 };
 
 export const ArticleSchema = Type.Object(articleProperties, { $id: "Article" });
@@ -43,6 +66,21 @@ export const SearchHitSchema = Type.Object(
   {
     ...articleProperties,
     score: Type.Optional(Type.Number({ description: "Present on ranked queries only; comparable within one response." })),
+    matched_locations: Type.Optional(
+      Type.Array(
+        Type.Object({
+          name: Type.String(),
+          country: Nullable(Type.String({ description: "Two-character FIPS 10-4 identifier." })),
+          latitude: Type.Number(),
+          longitude: Type.Number(),
+          distance_km: Type.Optional(Type.Number({ description: "From the `near` point; only with `near`." })),
+        }),
+        {
+          description:
+            "Present only when `near` or `bbox` filtered the request: the mentioned cities that matched, nearest first (to the `near` point, or to the centre of the `bbox`).",
+        },
+      ),
+    ),
   },
   { $id: "SearchHit" },
 );
@@ -105,7 +143,19 @@ export const ArticleDetailSchema = Type.Object(
   { $id: "ArticleDetail" },
 );
 
-/** Fields every priced response carries about its window and completeness. */
+/** `signal_percentile_min`'s threshold (spec section 2, Search response). */
+const SignalThresholdSchema = Type.Object(
+  {
+    name: Type.String(),
+    percentile: Type.Number(),
+    value: Nullable(
+      Type.Number({ description: "The intensity used as the lower bound; null when no matching article carries the signal." }),
+    ),
+    approximate: Type.Boolean(),
+  },
+  { description: "Present when `signal_percentile_min` was passed." },
+);
+
 /** `resolved` (spec "Search response"): each `entity_id` with the spellings it matched in the window. */
 export const ResolvedEntitiesSchema = Type.Array(
   Type.Object({
@@ -115,6 +165,7 @@ export const ResolvedEntitiesSchema = Type.Array(
   { description: "When `entity_id` was passed: each id and the spellings it matched; empty `aliases_used` matches nothing." },
 );
 
+/** Fields every priced response carries about its window and completeness. */
 export const envelopeProperties = {
   history_days: Nullable(Type.Integer({ description: "How far back the plan reaches; null is the full archive." })),
   from_clamped: Type.Boolean({ description: "True when a supplied `from` was moved forward to the plan boundary." }),
@@ -154,6 +205,7 @@ export const SearchResponseSchema = Type.Object(
       Type.String({ description: "Present on cursor paging while more pages exist: send it as `cursor` for the next page." }),
     ),
     resolved: Type.Optional(ResolvedEntitiesSchema),
+    signal_threshold: Type.Optional(SignalThresholdSchema),
     ...envelopeProperties,
   },
   { $id: "SearchResponse" },
@@ -234,6 +286,7 @@ export const StoriesResponseSchema = Type.Object(
     limit: Type.Integer(),
     has_more: Type.Boolean(),
     resolved: Type.Optional(ResolvedEntitiesSchema),
+    signal_threshold: Type.Optional(SignalThresholdSchema),
     ...envelopeProperties,
   },
   { $id: "StoriesResponse" },

@@ -143,7 +143,7 @@ describe("facets", () => {
 
   it.each([
     ["facets=sources", "Did you mean 'source'"],
-    ["facets=event_type", "unknown field 'event_type'"],
+    ["facets=event_types", "Did you mean 'event_type'"],
     ["facets=from", "unknown field 'from'"],
     ["facets=source,language,topic,person,organization,name,country,city,region", "at most 8"],
     ["facets=,", "names no field"],

@@ -15,6 +15,9 @@ import {
   sourceTypeOf,
 } from "./gkg-fields.js";
 import { parseLocations } from "./gkg-locations.js";
+import { eventTypesOf } from "../../domain/vocabularies/events-v1.js";
+import { computeSignals } from "../../domain/vocabularies/signals-v1.js";
+import { signalInput } from "./gkg-signals.js";
 import { decodeText, decodeUrl, distinct, parseUrlList } from "./gkg-text.js";
 import { isGkgTimestamp } from "./gkg-timestamp.js";
 import type { PublisherCountryResolver } from "./publisher-country.js";
@@ -57,11 +60,17 @@ export function parseGkgRecord(fields: readonly string[], publisherCountry: Publ
   const tone = parseTone(field(C.COL_V15_TONE));
   const places = parseLocations(field(C.COL_V2_LOCATIONS), field(C.COL_V1_LOCATIONS));
   const dates = parseEnhancedDates(field(C.COL_V21_DATES));
+  const title = nullIfEmpty(decodeText(extras.get("PAGE_TITLE") ?? ""));
+  const url = documentUrl(collection, field(C.COL_DOCUMENT_IDENTIFIER));
+  const topics = lowerCasedEntities(field(C.COL_V2_THEMES), field(C.COL_V1_THEMES));
+  const signals = computeSignals(
+    signalInput(field(C.COL_V2_THEMES), field(C.COL_V1_THEMES), field(C.COL_V2_GCAM), tone.word_count),
+  );
 
   const article: ArticleDetail = {
     id,
-    title: nullIfEmpty(decodeText(extras.get("PAGE_TITLE") ?? "")),
-    url: documentUrl(collection, field(C.COL_DOCUMENT_IDENTIFIER)),
+    title,
+    url,
     source,
     source_type: sourceTypeOf(collection),
     publisher_country: publisherCountry.countryOf(source),
@@ -74,12 +83,15 @@ export function parseGkgRecord(fields: readonly string[], publisherCountry: Publ
     locations: places.locations,
     organizations: lowerCasedEntities(field(C.COL_V2_ORGANIZATIONS), field(C.COL_V1_ORGANIZATIONS)),
     persons: lowerCasedEntities(field(C.COL_V2_PERSONS), field(C.COL_V1_PERSONS)),
-    topics: lowerCasedEntities(field(C.COL_V2_THEMES), field(C.COL_V1_THEMES)),
+    topics,
     image: nullIfEmpty(decodeUrl(field(C.COL_SHARING_IMAGE))),
     tone: tone.tone,
     word_count: tone.word_count,
     // Clustering assigns stories later; until then an article is its own story.
     story_id: id,
+    // Derived at ingest (DESIGN.md "Derived vocabularies"); `signals` is absent without a word count.
+    ...(signals === undefined ? {} : { signals }),
+    event_types: eventTypesOf(topics, title, url),
     activity_density: tone.activity_density,
     negative_score: tone.negative_score,
     polarity: tone.polarity,

@@ -4,7 +4,7 @@ import { ENTITY_TYPE_FIELDS } from "../../domain/entities/entity-key.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
 import { keyedTerms } from "./entity-keys.js";
 import type { ResolvedTerm } from "./match-conditions.js";
-import { SCHEMA, SCHEMA_VERSION } from "./partition-schema.js";
+import { DERIVED_FIELDS_BUILT, DERIVED_SCHEMA, SCHEMA, SCHEMA_VERSION, type DerivedVocabulary } from "./partition-schema.js";
 import { StatementCache } from "./statement-cache.js";
 
 // One monthly index: a SQLite file holding the articles collected in one
@@ -73,9 +73,13 @@ export class ArticlePartition {
         if (!options.create) throw new Error(`index ${month} holds no schema version`);
         this.db.exec(SCHEMA);
         this.db
-          .prepare("INSERT INTO meta (key, value) VALUES ('schema_version', ?), ('month', ?), ('articles', '0')")
-          .run(SCHEMA_VERSION, month);
+          .prepare(
+            "INSERT INTO meta (key, value) VALUES ('schema_version', ?), ('month', ?), ('articles', '0'), ('derived_fields', ?)",
+          )
+          .run(SCHEMA_VERSION, month, DERIVED_FIELDS_BUILT.join(","));
       }
+      // An index built before the derived data gets its tables (empty for its older articles: see derived_fields).
+      if (options.create) this.db.exec(DERIVED_SCHEMA);
       // A reader waits briefly for a lock (a partial answer beats a stalled one); a write waits longer.
       this.db.pragma(`busy_timeout = ${READ_BUSY_MS}`);
     } catch (error) {
@@ -103,6 +107,17 @@ export class ArticlePartition {
     } finally {
       this.db.pragma(`busy_timeout = ${READ_BUSY_MS}`);
     }
+  }
+
+  /** The derived vocabularies every article of this index carries (partition-schema.ts DERIVED_SCHEMA). */
+  derivedFields(): ReadonlySet<DerivedVocabulary> {
+    return this.cached("derived_fields", () => {
+      const value = this.statements.get("SELECT value FROM meta WHERE key = 'derived_fields'").pluck().get() as
+        string | undefined;
+      return new Set(
+        (value ?? "").split(",").filter((v): v is DerivedVocabulary => (DERIVED_FIELDS_BUILT as readonly string[]).includes(v)),
+      );
+    });
   }
 
   /** Number of articles held (kept in `meta` by every write, so no scan). */

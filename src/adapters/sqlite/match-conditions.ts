@@ -22,6 +22,8 @@ export interface PartitionSearch {
   match?: string;
   /** Filter terms, rarest first. */
   terms: ResolvedTerm[];
+  /** Bounds on signal intensities (signal_values); each signal's term is among `terms`. */
+  ranges: SignalBounds[];
   /** Articles in this index, and its newest published_at, when the query started. */
   articles: number;
   newest: string;
@@ -30,9 +32,22 @@ export interface PartitionSearch {
   to?: string;
 }
 
+/** A signal range as this index stores it: the signals-v1 code and inclusive bounds. */
+export interface SignalBounds {
+  code: number;
+  min?: number;
+  max?: number;
+}
+
 /** Every article of the index matches: no keywords, no filter, no window cutting into it. */
 export function matchesWholeIndex(search: PartitionSearch): boolean {
-  return search.match === undefined && search.terms.length === 0 && search.from === undefined && search.to === undefined;
+  return (
+    search.match === undefined &&
+    search.terms.length === 0 &&
+    search.ranges.length === 0 &&
+    search.from === undefined &&
+    search.to === undefined
+  );
 }
 
 /** Where a browse resumes: strictly after (published_at, id), or strictly before a timestamp. */
@@ -68,6 +83,19 @@ export function conditions(search: PartitionSearch, params: Params, options: Con
       where.push(`EXISTS (SELECT 1 FROM postings p WHERE p.term = @t${i} AND p.article = ${article})`);
       params[`t${i}`] = term.id;
     }
+  });
+  search.ranges.forEach((range, i) => {
+    const bounds = [`s.signal = @sc${i}`];
+    params[`sc${i}`] = range.code;
+    if (range.min !== undefined) {
+      bounds.push(`s.value >= @smin${i}`);
+      params[`smin${i}`] = range.min;
+    }
+    if (range.max !== undefined) {
+      bounds.push(`s.value <= @smax${i}`);
+      params[`smax${i}`] = range.max;
+    }
+    where.push(`EXISTS (SELECT 1 FROM signal_values s WHERE s.article = ${article} AND ${bounds.join(" AND ")})`);
   });
   if (search.from !== undefined) {
     where.push("a.published_at >= @from");

@@ -37,6 +37,32 @@ export function countFacets(
     counter.add(blob);
     total++;
   }
+  return { total, facets: spelledFacets(partition, counter, codes, depth), timedOut: budget.timedOut };
+}
+
+/** Exact value counts of the fields `codes` over the given articles (by rowid) of this index. */
+export function countFacetsOf(
+  partition: ArticlePartition,
+  rowids: readonly number[],
+  codes: readonly number[],
+  depth: number,
+): Map<number, PartitionFacet> {
+  const counter = new FacetCounter(fieldSizes(partition, codes));
+  const blobs = partition.statements
+    .get("SELECT a.terms FROM json_each(?) j JOIN articles a ON a.rowid = j.value")
+    .pluck()
+    .iterate(JSON.stringify(rowids)) as Iterable<Buffer>;
+  for (const blob of blobs) counter.add(blob);
+  return spelledFacets(partition, counter, codes, depth);
+}
+
+/** Each field's top `depth` counted values, with their spelling. */
+function spelledFacets(
+  partition: ArticlePartition,
+  counter: FacetCounter,
+  codes: readonly number[],
+  depth: number,
+): Map<number, PartitionFacet> {
   const counted = codes.map((code) => [code, counter.result(code, depth)] as const);
   const spelled = partition.spellings(counted.flatMap(([, facet]) => facet.top.map((t) => t.id)));
   const facets = new Map<number, PartitionFacet>();
@@ -50,7 +76,7 @@ export function countFacets(
       truncated: facet.truncated,
     });
   }
-  return { total, facets, timedOut: budget.timedOut };
+  return facets;
 }
 
 /** Per field code, one more than the largest term sequence number in this index. */

@@ -1,25 +1,31 @@
 import type { PartitionFacet } from "../../domain/facets.js";
 import type { SizeOrder } from "../../domain/stories/story-order.js";
-import type { ArticleFilters } from "../../domain/search-query.js";
+import type { ArticleFilters, CandidateCheck } from "../../domain/search-query.js";
 import { ArticlePartition, closeQuietly } from "./article-partition.js";
 import { entitySpellingsPart, type EntitySpellingsPart } from "./entity-keys.js";
 import { aggregatePart, type AggregatePartRow } from "./partition-aggregate.js";
 import type { Interval } from "../../domain/aggregate/buckets.js";
 import type { Keyset, PartitionSearch } from "./match-conditions.js";
 import { partitionPath } from "./partition-catalog.js";
-import { countFacets } from "./partition-facets.js";
+import { countFacets, countFacetsOf } from "./partition-facets.js";
+import { checkCandidates, type CheckedCandidates } from "./partition-candidates.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
 import {
   largestStoriesPart,
   newestStories,
   storyMatches,
   storyOf,
+  storiesOfHits,
   storySizesPart,
   type LargestStoriesPart,
   type StoryMatchRow,
   type StorySizeRow,
 } from "./partition-stories.js";
 import { ScanBudget } from "./scan-budget.js";
+import { signalValuesOf } from "./partition-signals.js";
+import type { DerivedVocabulary } from "./partition-schema.js";
+import { signalCode } from "../../domain/vocabularies/signals-v1.js";
+import { FILTER_FIELDS } from "../../domain/filter-fields.js";
 import { memberFields, storyMonthOverview, type MemberFields, type StoryMonthOverview } from "./story-overview.js";
 import { storySourceKeys } from "./story-summaries.js";
 import type { RankFeatures, RankStats } from "./bm25.js";
@@ -35,11 +41,17 @@ export interface QueryArgs {
   filters: ArticleFilters;
   /** FTS5 MATCH expression; absent on a browse. */
   match?: string;
+  /** Geographic and amount filters, checked on the first candidates (partition-candidates.ts). */
+  check?: CandidateCheck;
 }
 
-/** A scan that may stop when the query's budget runs out: `timedOut` says it read only part of the index. */
+/**
+ * A scan that may stop when the query's budget runs out: `timedOut` says it read only part of the index;
+ * `fieldUnavailable` that the index was built without a derived field the query needs, so it was not searched.
+ */
 export interface Scanned {
   timedOut?: boolean;
+  fieldUnavailable?: boolean;
 }
 
 /** One monthly index's part of a search. */
@@ -54,10 +66,22 @@ export interface SearchPart extends Scanned {
   /** On a keyword search: this index's statistics, and per hit what corpus-wide scoring needs (bm25.ts). */
   ranking?: RankStats;
   features?: RankFeatures[];
+  /** With geographic or amount filters: what checking the candidates took and found. */
+  checked?: CheckedPart;
+}
+
+/** What checking one index's candidates took: batches, whether it cut, matches found and matches estimated. */
+export interface CheckedPart {
+  batches: number;
+  cut: boolean;
+  passed: number;
+  total: number;
 }
 
 export interface StoryMatchesPart extends Scanned {
   stories: Map<string, StoryMatchRow>;
+  /** With geographic or amount filters: what checking the candidates took and found. */
+  checked?: CheckedPart;
   /** Every story of the index, on a browse of all of it in recency order (see newestStories). */
   all?: string[];
 }
@@ -78,6 +102,8 @@ export interface ReadJobs {
     result: SearchPart;
   };
   rankStats: { args: { phrases: string[] }; result: RankStats };
+  /** Intensities of one signal (signals-v1 code) over the matches carrying it, ascending. */
+  signalValues: { args: QueryArgs & { code: number; deadline?: number }; result: Scanned & { values: Float64Array } };
   candidates: { args: QueryArgs & { n: number; keyset: Keyset }; result: PartitionHit[] };
   docs: { args: { ids: string[] }; result: Map<string, string> };
   doc: { args: { id: string }; result: string | undefined };
@@ -99,7 +125,7 @@ export interface ReadJobs {
   entitySpellings: { args: Parameters<typeof entitySpellingsPart>[1]; result: EntitySpellingsPart };
   aggregate: {
     args: QueryArgs & { interval: Interval; metrics: { stories: boolean; outlets: boolean } };
-    result: AggregatePartRow[];
+    result: { rows: AggregatePartRow[]; fieldUnavailable?: true };
   };
 }
 
@@ -111,12 +137,23 @@ type Handlers = { [J in ReadJob]: (partition: ArticlePartition, args: ReadJobs[J
 
 const HANDLERS: Handlers = {
   search(partition, args) {
-    const search = compile(partition, args);
+    const search = compile(partition, args, args.facets?.codes);
     // The statistics are the index's whatever the query matches here: every index counts in corpus-wide scores.
     const ranking = args.phrases === undefined ? undefined : rankStats(partition, args.phrases);
+    if (search === FIELD_UNAVAILABLE)
+      return { total: 0, matched: false, fieldUnavailable: true, ...(ranking ? { ranking } : {}) };
     if (search === null) return ranking ? { total: 0, matched: false, ranking } : { total: 0, matched: false };
     const part: SearchPart = { total: 0, matched: true };
-    if (args.facets) {
+    if (args.check) {
+      const checked = checkCandidates(partition, search, args.check);
+      part.total = checked.total;
+      part.checked = checkedPart(checked);
+      part.hits = checked.passed.slice(0, args.n);
+      if (args.facets) {
+        const rowids = checked.passed.map((hit) => hit.rowid);
+        part.facets = countFacetsOf(partition, rowids, args.facets.codes, args.facets.depth);
+      }
+    } else if (args.facets) {
       // One pass over the match set counts the facets and the total together.
       const counted = countFacets(partition, search, args.facets.codes, args.facets.depth, new ScanBudget(args.deadline));
       part.total = counted.total;
@@ -125,7 +162,9 @@ const HANDLERS: Handlers = {
     } else {
       part.total = countMatches(partition, search);
     }
-    if (args.floor === undefined || search.newest >= args.floor) part.hits = candidates(partition, search, args.n, args.keyset);
+    if (!args.check && (args.floor === undefined || search.newest >= args.floor)) {
+      part.hits = candidates(partition, search, args.n, args.keyset);
+    }
     if (ranking && args.phrases) {
       part.ranking = ranking;
       part.features = rankFeatures(partition, part.hits ?? [], args.phrases, ranking);
@@ -135,13 +174,26 @@ const HANDLERS: Handlers = {
   rankStats: (partition, args) => rankStats(partition, args.phrases),
   candidates(partition, args) {
     const search = compile(partition, args);
-    return search === null ? [] : candidates(partition, search, args.n, args.keyset);
+    return search === null || search === FIELD_UNAVAILABLE ? [] : candidates(partition, search, args.n, args.keyset);
+  },
+  signalValues(partition, args) {
+    const search = compile(partition, args);
+    if (search === FIELD_UNAVAILABLE) return { values: new Float64Array(0), fieldUnavailable: true };
+    if (search === null) return { values: new Float64Array(0) };
+    const budget = new ScanBudget(args.deadline);
+    const values = signalValuesOf(partition, search, args.code, budget);
+    return budget.timedOut ? { values, timedOut: true } : { values };
   },
   docs: (partition, args) => partition.getDocs(args.ids),
   doc: (partition, args) => partition.getDoc(args.id),
   storyMatches(partition, args) {
     const search = compile(partition, args);
+    if (search === FIELD_UNAVAILABLE) return { stories: new Map(), fieldUnavailable: true };
     if (search === null) return { stories: new Map() };
+    if (args.check) {
+      const checked = checkCandidates(partition, search, args.check);
+      return { stories: storiesOfHits(partition, checked.passed), checked: checkedPart(checked) };
+    }
     const budget = new ScanBudget(args.deadline);
     // A story among a monthly index's n newest is found whole: every story of the n newest overall is among the n
     // newest of the index holding its newest match.
@@ -152,8 +204,11 @@ const HANDLERS: Handlers = {
     if (budget.timedOut) part.timedOut = true;
     return part;
   },
-  largestStories: (partition, args) =>
-    largestStoriesPart(partition, compile(partition, args), args.order, args.k, args.sizesFrom),
+  largestStories(partition, args) {
+    const search = compile(partition, args);
+    // A query on a derived field cuts into the index: the caller matches stories instead (storyMatches).
+    return search === FIELD_UNAVAILABLE ? undefined : largestStoriesPart(partition, search, args.order, args.k, args.sizesFrom);
+  },
   storySizes(partition, args) {
     const budget = new ScanBudget(args.deadline);
     const rows = storySizesPart(partition, args.storyIds, args.from, budget);
@@ -167,7 +222,8 @@ const HANDLERS: Handlers = {
   entitySpellings: (partition, args) => entitySpellingsPart(partition, args),
   aggregate(partition, args) {
     const search = compile(partition, args);
-    return search === null ? [] : aggregatePart(partition, search, args.interval, args.metrics);
+    if (search === FIELD_UNAVAILABLE) return { rows: [], fieldUnavailable: true };
+    return { rows: search === null ? [] : aggregatePart(partition, search, args.interval, args.metrics) };
   },
 };
 
@@ -203,20 +259,67 @@ export class PartitionReader {
   }
 }
 
+function checkedPart(checked: CheckedCandidates): CheckedPart {
+  return { batches: checked.batches, cut: checked.cut, passed: checked.passed.length, total: checked.total };
+}
+
+/** The index was built without a derived field the query needs (partition-schema.ts `derived_fields`). */
+const FIELD_UNAVAILABLE = "field_unavailable";
+
 /**
  * The query as one partition runs it: filters resolved to its terms, the window
- * kept only where it cuts into the partition. Null when nothing here can match.
+ * kept only where it cuts into the partition. Null when nothing here can match;
+ * FIELD_UNAVAILABLE when it needs a derived vocabulary this index lacks.
  */
-function compile(partition: ArticlePartition, query: QueryArgs): PartitionSearch | null {
+function compile(
+  partition: ArticlePartition,
+  query: QueryArgs,
+  facetCodes: readonly number[] = [],
+): PartitionSearch | null | typeof FIELD_UNAVAILABLE {
+  const needed = vocabulariesNeeded(query, facetCodes);
+  if (needed.length > 0) {
+    const built = partition.derivedFields();
+    if (needed.some((v) => !built.has(v))) return FIELD_UNAVAILABLE;
+  }
   const { count, bounds } = partition.stats();
   if (bounds === undefined) return null;
   const { from, to } = query.filters;
   if ((from !== undefined && from > bounds.newest) || (to !== undefined && to < bounds.oldest)) return null;
   const terms = partition.resolve(query.filters);
   if (terms === null) return null;
-  const search: PartitionSearch = { terms, articles: count, newest: bounds.newest };
+  const search: PartitionSearch = { terms, ranges: [], articles: count, newest: bounds.newest };
+  for (const range of query.filters.signal_ranges ?? []) {
+    // A range matches articles carrying the signal: its term drives or narrows the query like any filter.
+    if (!terms.some((t) => t.field === "signal" && t.key === range.name)) {
+      const term = partition.resolve({ signal: range.name });
+      if (term === null) return null;
+      terms.push(...term);
+    }
+    search.ranges.push({
+      code: signalCode(range.name),
+      ...(range.min === undefined ? {} : { min: range.min }),
+      ...(range.max === undefined ? {} : { max: range.max }),
+    });
+  }
+  terms.sort((a, b) => a.docs - b.docs);
   if (query.match !== undefined) search.match = query.match;
   if (from !== undefined && from > bounds.oldest) search.from = from;
   if (to !== undefined && to < bounds.newest) search.to = to;
   return search;
+}
+
+/** The derived vocabularies a query needs, for its filters and the fields it counts. */
+function vocabulariesNeeded({ filters, check }: QueryArgs, facetCodes: readonly number[]): DerivedVocabulary[] {
+  const needed: DerivedVocabulary[] = [];
+  if (check?.area !== undefined) needed.push("geo-v1");
+  if (check?.amount !== undefined) needed.push("amounts-v1");
+  if (filters.event_type !== undefined || facetCodes.includes(FILTER_FIELDS.event_type.code)) needed.push("events-v1");
+  if (
+    filters.signal !== undefined ||
+    (filters.signal_ranges?.length ?? 0) > 0 ||
+    facetCodes.includes(FILTER_FIELDS.signal.code)
+  ) {
+    needed.push("signals-v1");
+  }
+  return needed;
 }

@@ -72,5 +72,58 @@ CREATE VIRTUAL TABLE IF NOT EXISTS articles_fts USING fts5(
 );
 `;
 
+/**
+ * Derived data (DESIGN.md "Derived vocabularies"), created idempotently in any
+ * index a writer opens, whatever version of the vocabularies it was built with:
+ *
+ *   signal_values  each signal an article carries (signals-v1 code = its
+ *                  position in the table) with its intensity: signal range
+ *                  filters probe it by article, percentiles read it by value
+ *   places         the coordinates of each mentioned city (geo-v1): `near`
+ *                  and `bbox` check candidates against them
+ *   amounts        each amount whose number parses, with its object folded
+ *                  (amounts-v1): `amount_min`/`amount_max` check candidates
+ *
+ * The vocabularies an index holds for every article are listed in its `meta`
+ * row `derived_fields` (DERIVED_FIELDS_BUILT): set when the index is created,
+ * or by `newsindex reindex` once it has rebuilt them. An index without one of
+ * them answers a filter needing it with `coverage: field_unavailable`.
+ */
+export const DERIVED_SCHEMA = `
+CREATE TABLE IF NOT EXISTS signal_values (
+  article INTEGER NOT NULL,
+  signal INTEGER NOT NULL,
+  value REAL NOT NULL,
+  PRIMARY KEY (article, signal)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS signal_values_by_value ON signal_values (signal, value);
+CREATE TABLE IF NOT EXISTS places (
+  article INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  latitude REAL NOT NULL,
+  longitude REAL NOT NULL,
+  PRIMARY KEY (article, seq)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS amounts (
+  article INTEGER NOT NULL,
+  seq INTEGER NOT NULL,
+  number REAL NOT NULL,
+  object TEXT NOT NULL,
+  PRIMARY KEY (article, seq)
+) WITHOUT ROWID;
+`;
+
+/** The derived vocabularies this version writes, as the `derived_fields` meta value lists them. */
+export const DERIVED_FIELDS_BUILT = ["signals-v1", "events-v1", "geo-v1", "amounts-v1"] as const;
+export type DerivedVocabulary = (typeof DERIVED_FIELDS_BUILT)[number];
+
+/**
+ * What `newsindex reindex` rebuilds from an index's stored articles. Not
+ * signals-v1: it is computed from the GKG record's GCAM counts, which the index
+ * does not keep (a month built before it answers signal filters with
+ * `field_unavailable` until its files are ingested into a new data dir).
+ */
+export const REBUILDABLE: readonly DerivedVocabulary[] = ["events-v1", "geo-v1", "amounts-v1"];
+
 /** Filter fields that are also columns of `articles` (folded values). */
 export const COLUMN_FIELDS = ["source", "source_type", "publisher_country", "language"] as const;

@@ -111,7 +111,7 @@ export function countMatches(partition: ArticlePartition, search: PartitionSearc
       .pluck()
       .get(params) as number;
   }
-  const single = search.terms.length === 1 && (search.terms[0] as ResolvedTerm).ids === undefined;
+  const single = search.terms.length === 1 && (search.terms[0] as ResolvedTerm).ids === undefined && search.ranges.length === 0;
   if (!windowed && single) return (search.terms[0] as ResolvedTerm).docs;
   // Without a window, postings alone answer: no article row is read.
   const where = conditions(search, params, { driver: 0, postingsOnly: !windowed });

@@ -226,3 +226,30 @@ export function largestStoriesPart(
   const continued = sized.filter((row) => monthOf(row.story_id) < partition.month);
   return { stories: rows.length, top: sized.sort(bySize(order)).slice(0, k), continued };
 }
+
+/** The stories of given matches (candidates that passed a check), with the newest match and best score of each. */
+export function storiesOfHits(
+  partition: ArticlePartition,
+  hits: ReadonlyArray<{ rowid: number; published_at: string; score?: number }>,
+): Map<string, StoryMatchRow> {
+  const stories = new Map<string, StoryMatchRow>();
+  if (hits.length === 0) return stories;
+  const rows = partition.statements
+    .get(
+      "SELECT j.value AS rowid, json_extract(d.doc, '$.story_id') AS story FROM json_each(?) j JOIN docs d ON d.rowid = j.value",
+    )
+    .all(JSON.stringify(hits.map((h) => h.rowid))) as Array<{ rowid: number; story: string | null }>;
+  const storyOfRow = new Map(rows.map((r) => [r.rowid, r.story]));
+  for (const hit of hits) {
+    const story = storyOfRow.get(hit.rowid);
+    if (story === null || story === undefined) continue;
+    const seen = stories.get(story);
+    if (seen === undefined)
+      stories.set(story, { newest: hit.published_at, ...(hit.score === undefined ? {} : { score: hit.score }) });
+    else {
+      if (hit.published_at > seen.newest) seen.newest = hit.published_at;
+      if (hit.score !== undefined && (seen.score === undefined || hit.score > seen.score)) seen.score = hit.score;
+    }
+  }
+  return stories;
+}

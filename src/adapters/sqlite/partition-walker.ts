@@ -53,7 +53,9 @@ export async function walkPartitions<J extends ReadJob>(
           continue;
         }
         merge(month, result);
-        if ((result as Scanned | undefined)?.timedOut === true) {
+        if ((result as Scanned | undefined)?.fieldUnavailable === true) {
+          failed.push({ partition: month, kind: "field_unavailable", reason: "built without a derived field the query needs" });
+        } else if ((result as Scanned | undefined)?.timedOut === true) {
           failed.push(timedOut(month, `read in part: the query's ${options.budgetMs} ms budget ran out`));
         } else {
           read.push(month);

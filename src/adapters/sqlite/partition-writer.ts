@@ -3,7 +3,10 @@ import { headlineKey } from "../../domain/stories/headline-key.js";
 import type { ArticlePartition } from "./article-partition.js";
 import { ensureEntityKeys } from "./entity-keys.js";
 import { PostingsBuffer } from "./postings-buffer.js";
-import type { PreparedArticle } from "./prepared-article.js";
+import { amountsOf, cityCoordinates, type PreparedArticle } from "./prepared-article.js";
+import type { ArticleDetail } from "../../domain/article.js";
+import { eventTypesOf } from "../../domain/vocabularies/events-v1.js";
+import { REBUILDABLE } from "./partition-schema.js";
 import { StoryTally } from "./story-tally.js";
 import { decodeTerms, encodeTerms, termOfField } from "./term-blob.js";
 import { TermWriter } from "./term-writer.js";
@@ -70,6 +73,7 @@ export class PartitionWriter {
         insertDoc.run(rowid, a.doc);
         insertFts.run(rowid, a.title, a.entities);
         postings.push(ids, Number(rowid));
+        this.writeDerivedRows(Number(rowid), a);
         const story = termOfField(ids, FILTER_FIELDS.story_id.code);
         if (story !== undefined) {
           const source = termOfField(ids, FILTER_FIELDS.source.code);
@@ -131,6 +135,70 @@ export class PartitionWriter {
       }
       return moved;
     });
+  }
+
+  /**
+   * Rebuilds the derived fields a stored article can give (events-v1, geo-v1,
+   * amounts-v1: partition-schema.ts) for up to `limit` articles stored without
+   * them, after the last one done; one transaction, which also records how far
+   * it got, so a killed rebuild resumes there. Returns how many it rebuilt (0:
+   * none left, and the index now records the vocabularies).
+   */
+  rebuildDerived(limit: number): number {
+    const statements = this.partition.statements;
+    const code = FILTER_FIELDS.event_type.code;
+    const next = statements.get(
+      `SELECT a.rowid, a.terms, d.doc FROM articles a JOIN docs d ON d.rowid = a.rowid
+       WHERE a.rowid > coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'rebuilt_through'), 0)
+       ORDER BY a.rowid LIMIT ?`,
+    );
+    const setDoc = statements.get("UPDATE docs SET doc = json_set(doc, '$.event_types', json(?)) WHERE rowid = ?");
+    const setTerms = statements.get("UPDATE articles SET terms = ? WHERE rowid = ?");
+    const addPosting = statements.get("INSERT OR IGNORE INTO postings (term, article) VALUES (?, ?)");
+    const progress = statements.get("INSERT OR REPLACE INTO meta (key, value) VALUES ('rebuilt_through', ?)");
+    return this.transaction(() => {
+      const rows = next.all(limit) as Array<{ rowid: number; terms: Buffer; doc: string }>;
+      for (const row of rows) {
+        const article = JSON.parse(row.doc) as ArticleDetail;
+        // Written by this version already (an ingest into an older index): its derived rows exist.
+        if (article.event_types !== undefined) continue;
+        const events = eventTypesOf(article.topics, article.title, article.url);
+        const ids = events.map((event) => this.terms.idOf(code, event, ""));
+        for (const id of ids) addPosting.run(id, row.rowid);
+        if (ids.length > 0) setTerms.run(encodeTerms(Uint32Array.from([...decodeTerms(row.terms), ...ids])), row.rowid);
+        setDoc.run(JSON.stringify(events), row.rowid);
+        this.writeDerivedRows(row.rowid, { signals: [], places: cityCoordinates(article), amounts: amountsOf(article) });
+      }
+      const last = rows[rows.length - 1];
+      if (last !== undefined) progress.run(String(last.rowid));
+      else {
+        const built = new Set([...this.partition.derivedFields(), ...REBUILDABLE]);
+        statements.get("INSERT OR REPLACE INTO meta (key, value) VALUES ('derived_fields', ?)").run([...built].join(","));
+        statements.get("DELETE FROM meta WHERE key = 'rebuilt_through'").run();
+      }
+      return rows.length;
+    });
+  }
+
+  /** An article's rows in the derived tables (partition-schema.ts DERIVED_SCHEMA); written again, they replace. */
+  private writeDerivedRows(rowid: number, a: Pick<PreparedArticle, "signals" | "places" | "amounts">): void {
+    const statements = this.partition.statements;
+    const signal = statements.get("INSERT OR REPLACE INTO signal_values (article, signal, value) VALUES (?, ?, ?)");
+    const place = statements.get("INSERT OR REPLACE INTO places (article, seq, latitude, longitude) VALUES (?, ?, ?, ?)");
+    const amount = statements.get("INSERT OR REPLACE INTO amounts (article, seq, number, object) VALUES (?, ?, ?, ?)");
+    for (let i = 0; i + 1 < a.signals.length; i += 2) signal.run(rowid, a.signals[i], a.signals[i + 1]);
+    for (let i = 0; i + 1 < a.places.length; i += 2) place.run(rowid, i / 2, a.places[i], a.places[i + 1]);
+    a.amounts.forEach(([number, object], seq) => amount.run(rowid, seq, number, object));
+  }
+
+  /** Articles a rebuild already went through (a rebuild killed part way resumes after them). */
+  resumedAt(): number {
+    return this.partition.statements
+      .get(
+        "SELECT count(*) FROM articles WHERE rowid <= coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'rebuilt_through'), 0)",
+      )
+      .pluck()
+      .get() as number;
   }
 
   /** One transaction with the term counts and story sizes written last; a failed one leaves no cached term ids behind. */

@@ -1,6 +1,7 @@
 import type { ArticleDetail } from "../../domain/article.js";
 import { filterValuesOf, foldValue } from "../../domain/filter-fields.js";
 import { headlineKey } from "../../domain/stories/headline-key.js";
+import { signalCode, signalValues } from "../../domain/vocabularies/signals-v1.js";
 
 // An article as the index writes it: serialised, its filter values folded,
 // its FTS text assembled. Prepared on the ingest thread, so the writer thread
@@ -25,6 +26,12 @@ export interface PreparedArticle {
   codes: Uint8Array;
   keys: string[];
   spellings: string[];
+  /** The signals it carries: signals-v1 code and intensity, in pairs. */
+  signals: number[];
+  /** Coordinates of the cities it mentions: latitude and longitude, in pairs. */
+  places: number[];
+  /** Amounts whose number parses: the number and the folded object. */
+  amounts: Array<[number, string]>;
 }
 
 export function prepareArticle(a: ArticleDetail): PreparedArticle {
@@ -43,6 +50,9 @@ export function prepareArticle(a: ArticleDetail): PreparedArticle {
     codes: Uint8Array.from(values, (v) => v.code),
     keys: values.map((v) => v.key),
     spellings: values.map((v) => (v.value === v.key ? "" : v.value)),
+    signals: signalValues(a.signals).flatMap(([name, value]) => [signalCode(name), value]),
+    places: cityCoordinates(a),
+    amounts: amountsOf(a),
   };
 }
 
@@ -54,4 +64,16 @@ function entityText(a: ArticleDetail): string {
   const seen = new Set<string>();
   for (const value of [...a.persons, ...a.organizations, ...a.names]) seen.add(value.toLowerCase());
   return [...seen].join(" ; ");
+}
+
+/** Spec section 4, rule 5: `near` and `bbox` match mentioned cities, not regions or countries. */
+export function cityCoordinates(a: ArticleDetail): number[] {
+  return a.location_details.flatMap((l) =>
+    l.kind === "city" && l.latitude !== null && l.longitude !== null ? [l.latitude, l.longitude] : [],
+  );
+}
+
+/** Amounts whose number parses, with the folded object they describe. */
+export function amountsOf(a: ArticleDetail): Array<[number, string]> {
+  return a.amounts.flatMap((m): Array<[number, string]> => (m.number === null ? [] : [[m.number, foldValue(m.object)]]));
 }

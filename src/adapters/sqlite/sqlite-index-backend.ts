@@ -17,8 +17,13 @@ import type {
   PartitionFailure,
   SearchHit,
   SearchResult,
+  SignalPercentile,
+  CandidatesChecked,
+  DerivedFieldsRebuild,
+  RebuildProgress,
   WriteResult,
 } from "../../ports/index-backend.js";
+import { signalCode, type SignalName } from "../../domain/vocabularies/signals-v1.js";
 import type {
   LargestStories,
   StoryIndex,
@@ -36,18 +41,19 @@ import { headlineKey } from "../../domain/stories/headline-key.js";
 import { bySize, type SizedStory, type SizeOrder } from "../../domain/stories/story-order.js";
 import { monthOf, toStamp } from "../../shared/timestamps.js";
 import { cursorPage, type Candidate } from "./cursor-page.js";
-import { closeQuietly } from "./article-partition.js";
+import { ArticlePartition, closeQuietly } from "./article-partition.js";
 import { bm25, sumStats, type RankFeatures, type RankStats } from "./bm25.js";
 import { scoredPhrases, toFtsMatch } from "./fts-match.js";
 import type { Keyset } from "./match-conditions.js";
 import { mergeSorted } from "./merge-sorted.js";
 import { openForWrite } from "./open-for-write.js";
 import { PARTITION_FILE, PartitionCatalog, partitionPath } from "./partition-catalog.js";
-import type { QueryArgs } from "./partition-reads.js";
+import type { CheckedPart, QueryArgs } from "./partition-reads.js";
 import type { PartitionHit } from "./partition-search.js";
 import type { LargestStoriesPart, StoryMatchRow } from "./partition-stories.js";
 import { unreadable, walkPartitions, type Walk } from "./partition-walker.js";
-import type { PartitionWriter } from "./partition-writer.js";
+import { PartitionWriter } from "./partition-writer.js";
+import { REBUILDABLE } from "./partition-schema.js";
 import { prepareArticle } from "./prepared-article.js";
 import { NOT_STARTED, ReadPool, type Lane } from "./read-pool.js";
 import type { MemberFields, StoryMonthOverview } from "./story-overview.js";
@@ -75,7 +81,7 @@ export interface SqliteIndexOptions {
   readThreads?: Record<Lane, number>;
 }
 
-export class SqliteIndexBackend implements IndexBackend, StoryIndex {
+export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFieldsRebuild {
   private readonly dir: string;
   private readonly catalog: PartitionCatalog;
   private readonly pool: ReadPool;
@@ -126,7 +132,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     const fetched = phrases ? n * 2 + RANK_MARGIN : n;
     const facetCodes = (query.facets?.fields ?? []).map((f) => FILTER_FIELDS[f].code);
     const facets = facetCodes.length > 0 ? { codes: facetCodes, depth: shardSize(query.facets?.limit ?? 10) } : undefined;
-    const args: QueryArgs = match === undefined ? { filters: query.filters } : { filters: query.filters, match };
+    const args: QueryArgs = queryArgs(query, match);
     // A browse page is a light read; ranking every keyword match or counting facets is heavy.
     const lane: Lane = match === undefined && facets === undefined ? "light" : "heavy";
     const options = { lane, budgetMs: query.budgetMs, startedMs };
@@ -136,6 +142,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     const facetParts: Array<[string, Map<number, PartitionFacet>]> = [];
     const rankings: RankStats[] = [];
     let total = 0;
+    let checked: CheckedSum | undefined;
     const months = this.monthsFor(query);
     const [walk] = await Promise.all([
       walkPartitions(
@@ -163,6 +170,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
           if (part.hits) lists.push(tagged(part.hits, month, part.features));
           if (part.matched) participants.push(month);
           if (part.ranking) rankings.push(part.ranking);
+          if (part.checked) checked = addChecked(checked, part.checked);
         },
       ),
       phrases ? this.otherStats(months, phrases, rankings) : undefined,
@@ -215,7 +223,46 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
       result.facets = merged;
     }
     if (cursor) result.cursor = cursor;
+    if (query.check) {
+      const { batches, approximate, passed } = checked ?? { batches: 0, approximate: false, passed: 0 };
+      result.candidates = { batches, approximate, passed };
+    }
     return result;
+  }
+
+  async signalPercentile(
+    query: Pick<ArticleQuery, "keywords" | "filters" | "budgetMs">,
+    signal: SignalName,
+    percentile: number,
+  ): Promise<SignalPercentile> {
+    const match = query.keywords ? toFtsMatch(query.keywords) : undefined;
+    const args: QueryArgs = match === undefined ? { filters: query.filters } : { filters: query.filters, match };
+    const parts: Float64Array[] = [];
+    const walk = await walkPartitions(
+      this.pool,
+      this.monthsFor(query),
+      { lane: "heavy", budgetMs: query.budgetMs, startedMs: Date.now() },
+      (month, deadline) => ({
+        job: "signalValues",
+        month,
+        args: { ...args, code: signalCode(signal), ...(deadline === undefined ? {} : { deadline }) },
+      }),
+      (_month, part) => parts.push(part.values),
+    );
+    const values = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
+    let at = 0;
+    for (const part of parts) {
+      values.set(part, at);
+      at += part.length;
+    }
+    values.sort();
+    return {
+      value: nearestRank(values, percentile),
+      // Exact over what was read; a scan the budget cut short saw only part of the values.
+      approximate: walk.failed.some((f) => f.kind === "timed_out"),
+      partitionsRead: readOf(walk),
+      partitionsFailed: walk.failed,
+    };
   }
 
   /**
@@ -410,7 +457,8 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
    */
   async matchStories(query: StoryQuery): Promise<StoryMatches> {
     const match = query.keywords ? toFtsMatch(query.keywords) : undefined;
-    const args: QueryArgs = match === undefined ? { filters: query.filters } : { filters: query.filters, match };
+    const args: QueryArgs = queryArgs(query, match);
+    let checked: CheckedSum | undefined;
     const options = { lane: "heavy" as const, budgetMs: query.budgetMs, startedMs: Date.now() };
     const stories = new Map<string, StoryMatch>();
     // Stories matched outside those kept: a browse of a whole monthly index keeps only its newest (see newestStories).
@@ -436,15 +484,26 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
       (_month, part) => {
         for (const [story_id, found] of part.stories) keep(story_id, found);
         for (const story_id of part.all ?? []) others.add(story_id);
+        if (part.checked) checked = addChecked(checked, part.checked);
       },
     );
     for (const story_id of stories.keys()) others.delete(story_id);
-    return {
+    const found: StoryMatches = {
       stories: [...stories.values()],
       total: stories.size + others.size,
       partitionsRead: walk.read,
       partitionsFailed: walk.failed,
     };
+    if (query.check) {
+      const { batches, approximate, passed } = checked ?? { batches: 0, approximate: false, passed: 0 };
+      const candidates = { batches, approximate, passed };
+      // Stories among the checked candidates; past the cut, the total is scaled like the articles' (partition-candidates.ts).
+      found.candidates = { ...candidates, passed: stories.size };
+      if (candidates.approximate && candidates.passed > 0) {
+        found.total = Math.round((stories.size * (checked?.total ?? 0)) / candidates.passed);
+      }
+    }
+    return found;
   }
 
   /**
@@ -457,7 +516,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
    */
   async largestStories(query: StoryQuery, order: SizeOrder, n: number, sizesFrom: string | undefined): Promise<LargestStories> {
     const whole =
-      query.keywords === undefined && query.filters.to === undefined
+      query.keywords === undefined && query.filters.to === undefined && query.check === undefined
         ? await this.largestOfWholeIndexes(query, order, n, sizesFrom)
         : undefined;
     if (whole !== undefined) return whole;
@@ -475,6 +534,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
       total: matches.total,
       partitionsRead: matches.partitionsRead,
       partitionsFailed: [...matches.partitionsFailed, ...all.partitionsFailed],
+      ...(matches.candidates ? { candidates: matches.candidates } : {}),
     };
   }
 
@@ -677,7 +737,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
       { lane: "heavy", budgetMs: query.budgetMs, startedMs: Date.now() },
       (month) => ({ job: "aggregate", month, args: { ...args, interval: query.interval, metrics: query.metrics } }),
       (_month, part) => {
-        for (const row of part) {
+        for (const row of part.rows) {
           const seen = rows.get(row.bucket);
           if (seen === undefined) {
             rows.set(row.bucket, { ...row, indexes: 1 });
@@ -693,6 +753,42 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
       },
     );
     return { rows: [...rows.values()], partitionsRead: readOf(walk), partitionsFailed: walk.failed };
+  }
+
+  async rebuildDerived(
+    options: { batch?: number; onProgress?: (progress: RebuildProgress) => void } = {},
+  ): ReturnType<DerivedFieldsRebuild["rebuildDerived"]> {
+    const months: string[] = [];
+    const skipped: Array<{ month: string; reason: string }> = [];
+    let articles = 0;
+    for (const month of [...this.months()].reverse()) {
+      const path = this.pathOf(month);
+      if (!existsSync(path)) continue;
+      let writer: PartitionWriter;
+      try {
+        // On this thread, beside the server's connections: each batch is a short transaction, so reads go on.
+        writer = new PartitionWriter(new ArticlePartition(month, path, { create: true }));
+      } catch (error) {
+        skipped.push({ month, reason: error instanceof Error ? error.message : String(error) });
+        continue;
+      }
+      try {
+        const built = writer.partition.derivedFields();
+        if (REBUILDABLE.every((v) => built.has(v))) continue;
+        months.push(month);
+        const total = writer.partition.count();
+        let done = writer.resumedAt();
+        options.onProgress?.({ month, done, total });
+        for (let n = writer.rebuildDerived(options.batch ?? 1000); n > 0; n = writer.rebuildDerived(options.batch ?? 1000)) {
+          done += n;
+          articles += n;
+          options.onProgress?.({ month, done, total });
+        }
+      } finally {
+        writer.close();
+      }
+    }
+    return { months, articles, skipped };
   }
 
   async count(): Promise<number> {
@@ -766,6 +862,36 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
   private pathOf(month: string): string {
     return partitionPath(this.dir, month);
   }
+}
+
+/** The query as each monthly index is asked it. */
+function queryArgs(query: Pick<ArticleQuery, "filters" | "check">, match: string | undefined): QueryArgs {
+  return {
+    filters: query.filters,
+    ...(match === undefined ? {} : { match }),
+    ...(query.check === undefined ? {} : { check: query.check }),
+  };
+}
+
+/** Candidates checked across monthly indexes: charged for the most batches one index took, not the sum. */
+function addChecked(sum: CheckedSum | undefined, part: CheckedPart): CheckedSum {
+  return {
+    batches: Math.max(sum?.batches ?? 0, part.batches),
+    approximate: (sum?.approximate ?? false) || part.cut,
+    passed: (sum?.passed ?? 0) + part.passed,
+    total: (sum?.total ?? 0) + part.total,
+  };
+}
+
+/** Candidates checked so far, and the matches they stand for (estimated past the cut). */
+type CheckedSum = CandidatesChecked & { total: number };
+
+/** Nearest-rank percentile of ascending `values`: the smallest value with at least `percentile`% of them at or below it. */
+function nearestRank(values: Float64Array, percentile: number): number | null {
+  if (values.length === 0) return null;
+  // Less a hair: 90% of 10 is 9, not the 9.000000000000002 floating point gives.
+  const rank = Math.max(1, Math.ceil((percentile * values.length) / 100 - 1e-9));
+  return values[rank - 1] ?? null;
 }
 
 /** Indexes read in full, less those a later read of the same query (documents, a further page) failed on. */

@@ -6,6 +6,9 @@ import { ApiError } from "../../shared/api-error.js";
 import { closestName } from "../../shared/closest-name.js";
 import { parseTimeBound } from "../../shared/timestamps.js";
 import { parseEntityIds } from "../entities/entity-ids.js";
+import { signalRangesOf, type PercentileRequest, type SignalParams } from "./signal-filters.js";
+import { CANDIDATE_PARAMS, candidateCheckOf, type CandidateParams } from "./candidate-filters.js";
+import type { CandidateCheck } from "../../domain/search-query.js";
 
 // Cross-field rules of /search and /top-headlines (spec section 4: shared
 // filter rules, Pagination), applied to parameters that already passed their
@@ -13,18 +16,19 @@ import { parseEntityIds } from "../entities/entity-ids.js";
 // 400 that is never charged.
 
 /** Parameters as validated against their declarations (schemas/params.ts). */
-export type ListParams = { [K in FilterField]?: string } & {
-  entity_id?: string | string[];
-  q?: string;
-  from?: string;
-  to?: string;
-  offset?: number;
-  limit?: number;
-  facets?: string;
-  facet_limit?: number;
-  view?: "full" | "compact";
-  cursor?: string;
-};
+export type ListParams = { [K in FilterField]?: string } & SignalParams &
+  CandidateParams & {
+    entity_id?: string | string[];
+    q?: string;
+    from?: string;
+    to?: string;
+    offset?: number;
+    limit?: number;
+    facets?: string;
+    facet_limit?: number;
+    view?: "full" | "compact";
+    cursor?: string;
+  };
 
 export interface ArticleSearchRequest {
   keywords: KeywordQuery | undefined;
@@ -36,6 +40,10 @@ export interface ArticleSearchRequest {
   facets?: FacetRequest;
   /** Cursor paging: where to resume (null on `cursor=start`) and the fingerprint every page must match. */
   cursor?: { after: CursorPosition | null; fingerprint: string };
+  /** `signal_percentile_min`: a threshold pass runs first (signal-percentile.ts). */
+  percentile?: PercentileRequest;
+  /** Geographic and amount filters: checked on the first candidates (candidate-filters.ts). */
+  check?: CandidateCheck;
 }
 
 const MAX_FACETS = 8;
@@ -43,6 +51,8 @@ const MAX_FACETS = 8;
 export function toSearchRequest(params: ListParams): ArticleSearchRequest {
   const keywords = params.q === undefined ? undefined : keywordsOf(params.q);
   const filters = filtersOf(params);
+  const { ranges, percentile } = signalRangesOf(params);
+  if (ranges.length > 0) filters.signal_ranges = ranges;
   const request: ArticleSearchRequest = {
     keywords,
     filters,
@@ -51,7 +61,11 @@ export function toSearchRequest(params: ListParams): ArticleSearchRequest {
     view: params.view ?? "full",
   };
   if (params.facets !== undefined) request.facets = { fields: facetFields(params.facets), limit: params.facet_limit ?? 10 };
-  if (params.cursor !== undefined) request.cursor = cursorOf(params, filters);
+  if (percentile) request.percentile = percentile;
+  const check = candidateCheckOf(params);
+  if (check) request.check = check;
+  // The percentile is part of what a cursor pages over: its threshold is computed again on every page.
+  if (params.cursor !== undefined) request.cursor = cursorOf(params, { ...filters, percentile });
   return request;
 }
 
@@ -128,11 +142,21 @@ export function facetFields(list: string): FilterField[] {
   return fields;
 }
 
-function cursorOf(params: ListParams, filters: ArticleFilters): { after: CursorPosition | null; fingerprint: string } {
+function cursorOf(
+  params: ListParams,
+  filters: Readonly<Record<string, unknown>>,
+): { after: CursorPosition | null; fingerprint: string } {
   if (params.q !== undefined) {
     throw invalid(
       "cursor",
       "'cursor' pages a newest-first browse only: it cannot be combined with 'q'. Page a keyword search with 'offset'.",
+    );
+  }
+  const checked = CANDIDATE_PARAMS.find((name) => params[name] !== undefined);
+  if (checked !== undefined) {
+    throw invalid(
+      "cursor",
+      `'cursor' cannot be combined with '${checked}': geographic and amount filters check a bounded set of candidates. Page with 'offset'.`,
     );
   }
   if (params.offset !== undefined) {

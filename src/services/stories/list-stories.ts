@@ -1,12 +1,14 @@
 import { ATTRIBUTION } from "../../domain/attribution.js";
 import type { KeywordQuery } from "../../domain/keyword-query.js";
 import type { Plan } from "../../domain/plans.js";
-import type { ArticleFilters } from "../../domain/search-query.js";
-import type { PartitionFailure } from "../../ports/index-backend.js";
+import type { ArticleFilters, CandidateCheck } from "../../domain/search-query.js";
+import type { IndexBackend, PartitionFailure } from "../../ports/index-backend.js";
+import { withSignalThreshold } from "../search/signal-percentile.js";
+import type { PercentileRequest } from "../search/signal-filters.js";
 import { byRecency, type RankedStory, type SizeOrder } from "../../domain/stories/story-order.js";
 import type { StoryIndex, StoryMatch, StoryQuery } from "../../ports/story-index.js";
 import type { StoriesResponse, StoryItem } from "../../schemas/responses.js";
-import { completeness } from "../search/coverage.js";
+import { completeness, mergeFailures } from "../search/coverage.js";
 import { applyPlanWindow } from "../search/plan-window.js";
 import { assertSomethingRead, QUERY_BUDGET_MS } from "../search/search-articles.js";
 import { STORY_SOURCES_CAP } from "./get-story.js";
@@ -25,9 +27,21 @@ type StoryOrder = StorySort | "relevance";
 export interface StoriesRequest {
   keywords: KeywordQuery | undefined;
   filters: ArticleFilters;
+  /** `signal_percentile_min`: a threshold pass over the articles runs first (signal-percentile.ts). */
+  percentile?: PercentileRequest;
+  /** Geographic and amount filters, checked on candidate articles. */
+  check?: CandidateCheck;
   sort: StorySort | undefined;
   offset: number;
   limit: number;
+}
+
+export interface StoriesOptions {
+  budgetMs?: number;
+  /** The article index, for the threshold pass of `request.percentile`. */
+  articles?: Pick<IndexBackend, "signalPercentile">;
+  /** Told the candidate batches the geographic and amount filters took (what the call is charged for). */
+  onCandidateBatches?: (batches: number) => void;
 }
 
 function orderOf(request: Pick<StoriesRequest, "keywords" | "sort">): StoryOrder {
@@ -39,13 +53,18 @@ export async function listStories(
   request: StoriesRequest,
   plan: Plan,
   nowMs: number,
-  budgetMs = QUERY_BUDGET_MS,
+  options: StoriesOptions = {},
 ): Promise<StoriesResponse> {
+  const budgetMs = options.budgetMs ?? QUERY_BUDGET_MS;
+  const articles = options.articles;
   const window = applyPlanWindow(plan, request.filters.from, request.filters.to, nowMs);
   const reach = applyPlanWindow(plan, undefined, undefined, nowMs).from;
   const order = orderOf(request);
-  const query: StoryQuery = { filters: { ...request.filters, from: window.from, to: window.to }, budgetMs };
+  let query: StoryQuery = { filters: { ...request.filters, from: window.from, to: window.to }, budgetMs };
   if (request.keywords) query.keywords = request.keywords;
+  if (request.check) query.check = request.check;
+  const pass = request.percentile && articles ? await withSignalThreshold(articles, query, request.percentile) : undefined;
+  if (pass) query = pass.query;
   // In recency order only the page and the stories before it are needed, besides the total.
   if (order === "recency") query.newest = request.offset + request.limit;
   // Sorting by size needs every matching story's size; the index gives the first ones, sized within the plan's reach.
@@ -55,7 +74,7 @@ export async function listStories(
       : await index.matchStories(query);
   assertSomethingRead(matches);
   const read = [...matches.partitionsRead];
-  const failed: PartitionFailure[] = [...matches.partitionsFailed];
+  const failed: PartitionFailure[] = mergeFailures(matches.partitionsFailed, pass?.failed ?? []);
   const ranked: readonly RankedStory[] =
     order === "relevance"
       ? [...matches.stories].sort(byRelevance)
@@ -82,13 +101,17 @@ export async function listStories(
   }
 
   const { partial, coverage } = completeness(failed, read);
+  const checked = matches.candidates;
+  if (checked) options.onCandidateBatches?.(checked.batches);
   return {
     stories,
     total: matches.total,
-    total_relation: "exact",
+    total_relation: checked?.approximate ? "approximate" : "exact",
     offset: request.offset,
     limit: request.limit,
-    has_more: request.offset + page.length < matches.total,
+    // Rule 6: paging ends with the stories of the candidates checked.
+    has_more: request.offset + page.length < (checked ? checked.passed : matches.total),
+    ...(pass ? { signal_threshold: pass.threshold } : {}),
     history_days: window.history_days,
     from_clamped: window.from_clamped,
     partial,
