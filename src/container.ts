@@ -4,12 +4,16 @@ import { GkgArticleSource } from "./adapters/gdelt/gkg-source.js";
 import { PublisherCountryLookup } from "./adapters/gdelt/publisher-country.js";
 import { PostgresControlStore } from "./adapters/postgres/control-store.js";
 import { SqliteControlStore } from "./adapters/sqlite/control-store.js";
+import { LazyEmbedder } from "./adapters/onnx/lazy-embedder.js";
+import { SHIPPED_MODEL_DIR } from "./adapters/onnx/shipped-model.js";
+import { SqliteEmbeddingStage } from "./adapters/sqlite/embedding-stage.js";
 import { SqliteIndexBackend } from "./adapters/sqlite/sqlite-index-backend.js";
 import { SqliteClusteringThread } from "./adapters/sqlite/cluster-thread.js";
 import { SqliteStoryStore } from "./adapters/sqlite/story-store.js";
 import type { Config } from "./config/config.js";
 import type { OperationDeps } from "./operations/operation.js";
 import type { ControlStore } from "./ports/control-store.js";
+import type { EmbeddingStage } from "./ports/embedding-stage.js";
 import { AccountService } from "./services/accounts/account-service.js";
 import { CreditService } from "./services/accounts/credit-service.js";
 import { IngestService } from "./services/ingest/ingest-service.js";
@@ -30,6 +34,8 @@ export interface Container extends OperationDeps {
    * another version, which would refuse the ingest. Returns where it went, if there was one.
    */
   setAsideStories(): string | undefined;
+  /** The embedding stage (vectors for what ingest wrote), built on first use. */
+  embeddingStage(): EmbeddingStage;
   close(): Promise<void>;
 }
 
@@ -46,12 +52,20 @@ export function createContainer(config: Config, clock: Clock = systemClock): Con
   const credits = new CreditService(control, clock);
   let ingest: Promise<IngestService> | undefined;
   const storiesPath = join(config.dataDir, "stories.db");
+  const modelDir = config.embeddingModelDir ?? SHIPPED_MODEL_DIR;
+  const embedder = new LazyEmbedder(modelDir);
+  let stage: SqliteEmbeddingStage | undefined;
   return {
     index,
     stories: index,
     accounts,
     credits,
     clock,
+    embedder,
+    embeddingStage() {
+      stage ??= new SqliteEmbeddingStage(embedder.model, modelDir, () => index.months(), (month) => index.pathOf(month));
+      return stage;
+    },
     ingestService() {
       ingest ??= PublisherCountryLookup.load().then((lookup) => {
         storyStore = new SqliteStoryStore(storiesPath);
@@ -73,6 +87,8 @@ export function createContainer(config: Config, clock: Clock = systemClock): Con
       return aside;
     },
     async close() {
+      await stage?.close();
+      await embedder.close();
       await index.close();
       await storyStore?.close();
       await control.close();

@@ -4,6 +4,7 @@ import type { Container } from "./container.js";
 import { buildApp } from "./http/app.js";
 import { closeApp } from "./http/close-app.js";
 import { OPERATIONS } from "./operations/registry.js";
+import { EmbeddingFollower } from "./services/embedding/embedding-follower.js";
 import type { Logger } from "./shared/logger.js";
 
 /** Folder of the public docs, relative to this module in both src/ and dist/. */
@@ -22,9 +23,12 @@ export async function serve(container: Container, config: Config, logger: Logger
     adminToken: config.adminToken,
   });
   await app.listen({ host: config.host, port: config.port });
+  const follower = config.embedInServer ? new EmbeddingFollower(container.embeddingStage(), logger) : undefined;
+  follower?.start();
   const shutdown = (signal: string): void => {
     logger.info({ signal }, "shutting down");
     void closeApp(app, SHUTDOWN_GRACE_MS)
+      .then(() => follower?.stop())
       .then(() => container.close())
       .finally(() => process.exit(0));
   };

@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 
@@ -20,6 +21,10 @@ export const ConfigSchema = Type.Object({
   databaseSchema: Type.String({ pattern: "^[a-z_][a-z0-9_]{0,62}$" }),
   /** Operator token for /admin; the operator API is off without one. */
   adminToken: Type.Optional(Type.String({ minLength: 16 })),
+  /** A sentence-embedding model directory (adapters/onnx/onnx-embedder.ts); the model shipped in models/ by default. */
+  embeddingModelDir: Type.Optional(Type.String({ minLength: 1 })),
+  /** The server embeds what ingest wrote, behind it (services/embedding); off leaves it to `newsindex embed`. */
+  embedInServer: Type.Boolean(),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -40,6 +45,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
     databaseSchema: overrides.databaseSchema ?? env.NEWSINDEX_DATABASE_SCHEMA ?? "newsindex",
     ...optional("databaseUrl", overrides.databaseUrl ?? env.NEWSINDEX_DATABASE_URL),
     ...optional("adminToken", overrides.adminToken ?? env.NEWSINDEX_ADMIN_TOKEN),
+    ...optional("embeddingModelDir", overrides.embeddingModelDir ?? env.NEWSINDEX_EMBEDDING_MODEL_DIR),
+    embedInServer: overrides.embedInServer ?? env.NEWSINDEX_EMBED_IN_SERVER !== "off",
   };
   if (!Value.Check(ConfigSchema, raw)) {
     const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => `${e.path.slice(1) || "config"}: ${e.message}`);
@@ -48,7 +55,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
   if (raw.controlStore === "postgres" && !raw.databaseUrl) {
     throw new ConfigError("Invalid configuration: NEWSINDEX_CONTROL_STORE=postgres needs NEWSINDEX_DATABASE_URL");
   }
-  return { ...raw, dataDir: resolve(raw.dataDir) };
+  if (raw.embeddingModelDir !== undefined && !existsSync(join(raw.embeddingModelDir, "model.onnx"))) {
+    throw new ConfigError(`Invalid configuration: NEWSINDEX_EMBEDDING_MODEL_DIR ${raw.embeddingModelDir} holds no model.onnx`);
+  }
+  return {
+    ...raw,
+    dataDir: resolve(raw.dataDir),
+    ...(raw.embeddingModelDir === undefined ? {} : { embeddingModelDir: resolve(raw.embeddingModelDir) }),
+  };
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {

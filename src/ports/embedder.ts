@@ -6,7 +6,6 @@
 export interface Embedder {
   /** Names the model and how it is applied; stored with every monthly index's vectors (meta `embedding_model`). */
   readonly model: string;
-  readonly dimensions: number;
   /** Unit vectors, one per text, in order. */
   embed(texts: readonly string[], role: "query" | "passage"): Promise<Float32Array[]>;
   close(): Promise<void>;

@@ -45,7 +45,7 @@ export class OnnxEmbedder implements Embedder {
     for (const file of ["model.onnx", "tokenizer.json", "tokenizer_config.json"]) {
       if (!existsSync(join(dir, file))) throw new Error(`embedding model directory ${dir} lacks ${file}`);
     }
-    const card = readCard(dir);
+    const card = readModelCard(dir);
     const tokenizer = new Tokenizer(readJson(join(dir, "tokenizer.json")), readJson(join(dir, "tokenizer_config.json")));
     const session = await ort.InferenceSession.create(join(dir, "model.onnx"), {
       intraOpNumThreads: options.threads ?? 1,
@@ -129,7 +129,8 @@ function meanPooled(hidden: Float32Array, r: number, width: number, dim: number)
   return out;
 }
 
-function readCard(dir: string): ModelCard {
+/** How NewsIndex applies the model in `dir` (its `model-card.json`, defaults where absent). */
+export function readModelCard(dir: string): ModelCard {
   const path = join(dir, "model-card.json");
   const card = existsSync(path) ? (readJson(path) as Partial<ModelCard>) : {};
   return {

@@ -702,7 +702,8 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     this.writers.delete(month);
   }
 
-  private pathOf(month: string): string {
+  /** The file of a monthly index. */
+  pathOf(month: string): string {
     return partitionPath(this.dir, month);
   }
 }
