@@ -1,6 +1,7 @@
 import type { RankingMode, SearchExtras } from "../domain/pricing.js";
 import type { Caller } from "../services/accounts/account-service.js";
 import { searchArticles } from "../services/search/search-articles.js";
+import { searchByMeaning } from "../services/search/search-by-meaning.js";
 import type { ArticleSearchRequest } from "../services/search/search-request.js";
 import type { OperationDeps, PlannedCall } from "./operation.js";
 
@@ -24,7 +25,11 @@ export function pricedMode(request: ArticleSearchRequest, mode: RankingMode | un
 
 export function runArticleSearch(request: ArticleSearchRequest, caller: Caller, deps: OperationDeps): PlannedCall["execute"] {
   return async (meter) => {
-    const outcome = await searchArticles(deps.index, request, caller.plan, deps.clock.now());
+    const { mode, text } = request;
+    const outcome =
+      mode !== "keyword" && text !== undefined
+        ? await searchByMeaning(deps.index, deps.embedder, { ...request, mode, text }, caller.plan, deps.clock.now())
+        : await searchArticles(deps.index, request, caller.plan, deps.clock.now());
     if (outcome.credits !== undefined) meter.took(outcome.credits);
     return outcome.body;
   };

@@ -6,6 +6,7 @@ import type { Keyset, PartitionSearch } from "./match-conditions.js";
 import { partitionPath } from "./partition-catalog.js";
 import { countFacets } from "./partition-facets.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
+import { nearest, vectorOfArticle, type NearestPart, type VectorOfArticle } from "./partition-nearest.js";
 import {
   largestStoriesPart,
   newestStories,
@@ -93,6 +94,9 @@ export interface ReadJobs {
   memberFields: { args: { rowids: number[] }; result: Map<number, MemberFields> };
   storyOf: { args: { articleId: string }; result: string | undefined };
   count: { args: Record<string, never>; result: number };
+  /** Semantic ranking (partition-nearest.ts): the `k` filter matches nearest `vector`. */
+  nearest: { args: QueryArgs & { vector: Float32Array; model: string; k: number }; result: NearestPart };
+  vectorOf: { args: { id: string; model: string }; result: VectorOfArticle };
 }
 
 export type ReadJob = keyof ReadJobs;
@@ -156,6 +160,8 @@ const HANDLERS: Handlers = {
   memberFields: (partition, args) => memberFields(partition, args.rowids),
   storyOf: (partition, args) => storyOf(partition, args.articleId),
   count: (partition) => partition.count(),
+  nearest: (partition, args) => nearest(partition, compile(partition, args), args.vector, args.model, args.k),
+  vectorOf: (partition, args) => vectorOfArticle(partition, args.id, args.model),
 };
 
 /** One thread's connections to the monthly indexes under `dir`, opened on first use. */

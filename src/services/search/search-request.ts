@@ -2,6 +2,7 @@ import { decodeCursor, fingerprintOf, type CursorPosition } from "../../domain/b
 import { FILTER_FIELD_NAMES, isFilterField, type FilterField } from "../../domain/filter-fields.js";
 import { parseKeywordQuery, type KeywordQuery } from "../../domain/keyword-query.js";
 import type { ArticleFilters, FacetRequest } from "../../domain/search-query.js";
+import type { RankingMode } from "../../domain/pricing.js";
 import { ApiError } from "../../shared/api-error.js";
 import { closestName } from "../../shared/closest-name.js";
 import { parseTimeBound } from "../../shared/timestamps.js";
@@ -14,6 +15,7 @@ import { parseTimeBound } from "../../shared/timestamps.js";
 /** Parameters as validated against their declarations (schemas/params.ts). */
 export type ListParams = { [K in FilterField]?: string } & {
   q?: string;
+  mode?: RankingMode;
   from?: string;
   to?: string;
   offset?: number;
@@ -26,6 +28,10 @@ export type ListParams = { [K in FilterField]?: string } & {
 
 export interface ArticleSearchRequest {
   keywords: KeywordQuery | undefined;
+  /** How `q` ranks; `keyword` on a browse (which is not ranked). */
+  mode: RankingMode;
+  /** `q` as written: what semantic ranking embeds. */
+  text?: string;
   /** `from` is the caller's bound; the plan window is applied when the search runs. */
   filters: ArticleFilters;
   offset: number;
@@ -43,9 +49,15 @@ export function toSearchRequest(params: ListParams): ArticleSearchRequest {
   if (params.q !== undefined && keywords === undefined) {
     throw invalid("q", "'q' holds no word to search for: give at least one word that is not negated.");
   }
+  const mode = params.mode ?? "keyword";
+  if (mode !== "keyword" && params.q === undefined) {
+    throw invalid("mode", `'mode=${mode}' ranks by 'q': give a 'q', or leave 'mode' out for a newest-first browse.`);
+  }
   const filters = filtersOf(params);
   const request: ArticleSearchRequest = {
     keywords,
+    mode,
+    ...(params.q === undefined ? {} : { text: params.q }),
     filters,
     offset: params.offset ?? 0,
     limit: params.limit ?? 10,
