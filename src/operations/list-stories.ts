@@ -36,9 +36,12 @@ export const listStoriesOperation = defineOperation({
       }),
       execute: () =>
         listStories(
-          deps.stories,
+          deps,
           {
             keywords: request.keywords,
+            ...(request.mode !== "keyword" && request.text !== undefined
+              ? { meaning: { mode: request.mode, text: request.text } }
+              : {}),
             filters: request.filters,
             sort: params.sort,
             offset: request.offset,

@@ -4,6 +4,7 @@ import { getStoryOperation } from "./get-story.js";
 import { listStoriesOperation } from "./list-stories.js";
 import type { Operation } from "./operation.js";
 import { searchOperation } from "./search.js";
+import { similarOperation } from "./similar.js";
 import { topHeadlinesOperation } from "./top-headlines.js";
 
 /** Every endpoint, once. REST routes, OpenAPI and MCP tools are generated from this list. */
@@ -14,4 +15,5 @@ export const OPERATIONS: readonly Operation[] = [
   getStoryOperation,
   getArticleOperation,
   getAccountOperation,
+  similarOperation,
 ];
