@@ -62,6 +62,8 @@ export interface NearestQuery {
   filters: ArticleQuery["filters"];
   k: number;
   budgetMs?: number;
+  /** Leaves out this story's members (/similar: the seed's own story, however large). */
+  excludeStory?: string;
 }
 
 export interface NearestArticle {

@@ -1,3 +1,4 @@
+import { FILTER_FIELDS, foldValue } from "../../domain/filter-fields.js";
 import type { ArticlePartition } from "./article-partition.js";
 import { matchesWholeIndex, type PartitionSearch } from "./match-conditions.js";
 import { candidates } from "./partition-search.js";
@@ -35,6 +36,7 @@ export function nearest(
   query: Float32Array,
   model: string,
   k: number,
+  excludeStory?: string,
 ): NearestPart {
   if (search === null) return { hits: [], scored: 0, unembedded: 0 };
   const status = vectorStatus(partition);
@@ -58,7 +60,7 @@ export function nearest(
       )
       .all(JSON.stringify(matched)) as typeof rows;
   }
-  const top = topK(rows, query, k);
+  const top = topK(rows, query, k, excludeStory === undefined ? undefined : storyMembers(partition, excludeStory));
   if (top.length === 0) return { hits: [], scored: rows.length, unembedded };
   const found = partition.statements
     .get(
@@ -95,17 +97,29 @@ export type VectorOfArticle =
   /** `vector` null: the article has no text to embed. */
   | { status: "found"; story_id: string | null; vector: Float32Array | null };
 
+/** Rowids of a story's members here (its story_id term's postings). */
+function storyMembers(partition: ArticlePartition, storyId: string): Set<number> {
+  const term = partition.termId(FILTER_FIELDS.story_id.code, foldValue(storyId));
+  if (term === undefined) return new Set();
+  return new Set(partition.statements.get("SELECT article FROM postings WHERE term = ?").pluck().all(term) as number[]);
+}
+
 function countUpTo(partition: ArticlePartition, search: PartitionSearch): number {
   return candidates(partition, search, VECTOR_SCAN_LIMIT).length;
 }
 
 /** The k best dot products, best first (ties: newer rowid first, as keyword ranking breaks them). */
-function topK(rows: ReadonlyArray<{ rowid: number; embedding: Buffer | null }>, query: Float32Array, k: number): Array<{ rowid: number; score: number }> {
+function topK(
+  rows: ReadonlyArray<{ rowid: number; embedding: Buffer | null }>,
+  query: Float32Array,
+  k: number,
+  skip?: ReadonlySet<number>,
+): Array<{ rowid: number; score: number }> {
   const dim = query.length;
   const best: Array<{ rowid: number; score: number }> = [];
   let floor = -Infinity;
   for (const row of rows) {
-    if (row.embedding === null) continue;
+    if (row.embedding === null || skip?.has(row.rowid)) continue;
     const blob = row.embedding;
     const v = blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, dim) : toVector(blob);
     let score = 0;

@@ -95,7 +95,10 @@ export interface ReadJobs {
   storyOf: { args: { articleId: string }; result: string | undefined };
   count: { args: Record<string, never>; result: number };
   /** Semantic ranking (partition-nearest.ts): the `k` filter matches nearest `vector`. */
-  nearest: { args: QueryArgs & { vector: Float32Array; model: string; k: number }; result: NearestPart };
+  nearest: {
+    args: QueryArgs & { vector: Float32Array; model: string; k: number; excludeStory?: string };
+    result: NearestPart;
+  };
   vectorOf: { args: { id: string; model: string }; result: VectorOfArticle };
 }
 
@@ -160,7 +163,8 @@ const HANDLERS: Handlers = {
   memberFields: (partition, args) => memberFields(partition, args.rowids),
   storyOf: (partition, args) => storyOf(partition, args.articleId),
   count: (partition) => partition.count(),
-  nearest: (partition, args) => nearest(partition, compile(partition, args), args.vector, args.model, args.k),
+  nearest: (partition, args) =>
+    nearest(partition, compile(partition, args), args.vector, args.model, args.k, args.excludeStory),
   vectorOf: (partition, args) => vectorOfArticle(partition, args.id, args.model),
 };
 

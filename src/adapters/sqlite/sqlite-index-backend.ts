@@ -658,11 +658,12 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     const unembedded: string[] = [];
     let scored = 0;
     const { vector, model, k, filters } = query;
+    const exclude = query.excludeStory === undefined ? {} : { excludeStory: query.excludeStory };
     const walk = await walkPartitions(
       this.pool,
       this.monthsFor(query),
       { lane: "heavy", budgetMs: query.budgetMs, startedMs: Date.now() },
-      (month) => ({ job: "nearest", month, args: { filters, vector, model, k } }),
+      (month) => ({ job: "nearest", month, args: { filters, vector, model, k, ...exclude } }),
       (month, part) => {
         scored += part.scored;
         if (part.unembedded > 0) unembedded.push(month);

@@ -51,6 +51,7 @@ export async function similarArticles(
       filters: window.from === undefined ? {} : { from: window.from },
       k: SIMILAR_DEPTH,
       budgetMs: QUERY_BUDGET_MS,
+      excludeStory: ownStory,
     });
     neighbours = near.hits;
     ranking = {
