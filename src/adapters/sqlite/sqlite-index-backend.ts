@@ -621,14 +621,8 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
   }
 
   async getArticle(id: string): Promise<ArticleLookup> {
-    // An id begins with its 14-digit collection stamp, which names its partition.
-    if (!/^\d{14}/.test(id)) return { status: "absent" };
-    const month = monthOf(id);
-    if (!existsSync(this.pathOf(month))) {
-      return this.catalog.months().includes(month)
-        ? { status: "unavailable", reason: `the monthly index ${month} is missing` }
-        : { status: "absent" };
-    }
+    const month = this.indexOf(id);
+    if (typeof month !== "string") return month;
     try {
       const doc = await this.pool.run("light", { job: "doc", month, args: { id } });
       if (doc === NOT_STARTED || doc === undefined) return { status: "absent" };
@@ -684,13 +678,8 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
   }
 
   async vectorOf(id: string, model: string): Promise<VectorLookup> {
-    if (!/^\d{14}/.test(id)) return { status: "absent" };
-    const month = monthOf(id);
-    if (!existsSync(this.pathOf(month))) {
-      return this.catalog.months().includes(month)
-        ? { status: "unavailable", reason: `the monthly index ${month} is missing` }
-        : { status: "absent" };
-    }
+    const month = this.indexOf(id);
+    if (typeof month !== "string") return month;
     try {
       const found = await this.pool.run("light", { job: "vectorOf", month, args: { id, model } });
       if (found === NOT_STARTED) return { status: "unavailable", reason: `the monthly index ${month} was not read in time` };
@@ -698,6 +687,16 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex {
     } catch (error) {
       return { status: "unavailable", reason: unreadable(month, error).reason };
     }
+  }
+
+  /** The monthly index holding an article id (its 14-digit prefix names it), or why there is none to ask. */
+  private indexOf(id: string): string | { status: "absent" } | { status: "unavailable"; reason: string } {
+    if (!/^\d{14}/.test(id)) return { status: "absent" };
+    const month = monthOf(id);
+    if (existsSync(this.pathOf(month))) return month;
+    return this.catalog.months().includes(month)
+      ? { status: "unavailable", reason: `the monthly index ${month} is missing` }
+      : { status: "absent" };
   }
 
   async count(): Promise<number> {
