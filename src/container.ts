@@ -4,6 +4,9 @@ import { GkgArticleSource } from "./adapters/gdelt/gkg-source.js";
 import { PublisherCountryLookup } from "./adapters/gdelt/publisher-country.js";
 import { PostgresControlStore } from "./adapters/postgres/control-store.js";
 import { SqliteControlStore } from "./adapters/sqlite/control-store.js";
+import { LazyEmbedder } from "./adapters/onnx/lazy-embedder.js";
+import { SHIPPED_MODEL_DIR } from "./adapters/onnx/shipped-model.js";
+import { SqliteEmbeddingStage } from "./adapters/sqlite/embedding-stage.js";
 import { SqliteIndexBackend } from "./adapters/sqlite/sqlite-index-backend.js";
 import { SqliteClusteringThread } from "./adapters/sqlite/cluster-thread.js";
 import { SqliteStoryStore } from "./adapters/sqlite/story-store.js";
@@ -11,6 +14,7 @@ import { PinnedWebhookSender } from "./adapters/webhooks/pinned-webhook-sender.j
 import type { Config } from "./config/config.js";
 import type { OperationDeps } from "./operations/operation.js";
 import type { ControlStore } from "./ports/control-store.js";
+import type { EmbeddingStage } from "./ports/embedding-stage.js";
 import type { DerivedFieldsRebuild } from "./ports/index-backend.js";
 import { AccountService } from "./services/accounts/account-service.js";
 import { CreditService } from "./services/accounts/credit-service.js";
@@ -42,6 +46,8 @@ export interface Container extends OperationDeps {
   watchJobs: WatchJobs | undefined;
   /** `newsindex reindex`: derived fields for monthly indexes built without them. */
   derived: DerivedFieldsRebuild;
+  /** The embedding stage (vectors for what ingest wrote), built on first use. */
+  embeddingStage(): EmbeddingStage;
   close(): Promise<void>;
 }
 
@@ -75,6 +81,9 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
   const watches = watchStore && new WatchService(watchStore, sender, clock);
   let ingest: Promise<IngestService> | undefined;
   const storiesPath = join(config.dataDir, "stories.db");
+  const modelDir = config.embeddingModelDir ?? SHIPPED_MODEL_DIR;
+  const embedder = new LazyEmbedder(modelDir);
+  let stage: SqliteEmbeddingStage | undefined;
   const container: Container = {
     index,
     stories: index,
@@ -84,6 +93,11 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
     clock,
     watches,
     watchJobs: undefined,
+    embedder,
+    embeddingStage() {
+      stage ??= new SqliteEmbeddingStage(embedder.model, modelDir, () => index.months(), (month) => index.pathOf(month));
+      return stage;
+    },
     ingestService() {
       ingest ??= PublisherCountryLookup.load().then((lookup) => {
         storyStore = new SqliteStoryStore(storiesPath);
@@ -105,6 +119,8 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
       return aside;
     },
     async close() {
+      await stage?.close();
+      await embedder.close();
       await index.close();
       await storyStore?.close();
       await control.close();

@@ -5,6 +5,7 @@ import { buildApp } from "./http/app.js";
 import { closeApp } from "./http/close-app.js";
 import { OPERATIONS } from "./operations/registry.js";
 import { startWatchScheduler } from "./jobs/watch-scheduler.js";
+import { EmbeddingFollower } from "./services/embedding/embedding-follower.js";
 import type { Logger } from "./shared/logger.js";
 
 /** Folder of the public docs, relative to this module in both src/ and dist/. */
@@ -25,10 +26,14 @@ export async function serve(container: Container, config: Config, logger: Logger
   await app.listen({ host: config.host, port: config.port });
   // Due watches and webhook deliveries, beside the HTTP server; every replica runs it (leases keep runs single).
   const scheduler = container.watchJobs && startWatchScheduler(container.watchJobs, logger);
+  // Embedding follows ingest on a thread of its own, so semantic search catches up behind keyword search.
+  const follower = config.embedInServer ? new EmbeddingFollower(container.embeddingStage(), logger) : undefined;
+  follower?.start();
   const shutdown = (signal: string): void => {
     logger.info({ signal }, "shutting down");
     void closeApp(app, SHUTDOWN_GRACE_MS)
       .then(() => scheduler?.stop())
+      .then(() => follower?.stop())
       .then(() => container.close())
       .finally(() => process.exit(0));
   };

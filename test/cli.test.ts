@@ -137,14 +137,17 @@ describe("newsindex tenants and key lifecycle", () => {
 describe("newsindex start", () => {
   it("ingests the bundled sample and prints a working key on first start only", async () => {
     const dataDir = join(dir, "start");
-    const first = await startAndQuery(dataDir);
+    const first = await startAndQuery(dataDir, undefined, { semantic: true });
     expect(first.key).toMatch(/^nk_/);
     expect(first.total).toBe(1360);
+    // The server embeds the sample behind keyword indexing: semantic search becomes complete on its own.
+    expect(first.semantic).toMatchObject({ partial: false, coverage: "complete" });
+    expect(first.semantic?.results.length).toBeGreaterThan(0);
 
     const second = await startAndQuery(dataDir, first.key);
     expect(second.printedKey).toBe(false);
     expect(second.total).toBe(1360);
-  }, 60_000);
+  }, 240_000);
 
   it("starts over a data dir whose story clusters another clustering version wrote, with no readable index", async () => {
     const dataDir = join(dir, "start-old-stories");
@@ -161,7 +164,11 @@ describe("newsindex start", () => {
 });
 
 /** Runs `newsindex start`, waits for it to serve, searches with the printed (or given) key, then stops it. */
-async function startAndQuery(dataDir: string, knownKey?: string): Promise<{ key: string; total: number; printedKey: boolean }> {
+async function startAndQuery(
+  dataDir: string,
+  knownKey?: string,
+  options: { semantic?: boolean } = {},
+): Promise<{ key: string; total: number; printedKey: boolean; semantic?: SemanticAnswer }> {
   const port = await freePort();
   const child = spawn(process.execPath, [...CLI, "start", "--data-dir", dataDir, "--port", String(port)], {
     cwd: ROOT,
@@ -181,9 +188,29 @@ async function startAndQuery(dataDir: string, knownKey?: string): Promise<{ key:
     const key = printed ?? knownKey ?? "";
     const response = await fetch(`http://127.0.0.1:${port}/search?limit=1`, { headers: { "x-api-key": key } });
     const body = (await response.json()) as { total: number };
-    return { key, total: body.total, printedKey: printed !== undefined };
+    const semantic = options.semantic ? await semanticOnceEmbedded(port, key) : undefined;
+    return { key, total: body.total, printedKey: printed !== undefined, ...(semantic ? { semantic } : {}) };
   } finally {
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
+  }
+}
+
+interface SemanticAnswer {
+  partial: boolean;
+  coverage: string;
+  results: unknown[];
+}
+
+/** Asks a semantic query until the answer is complete (the server's embedding stage caught up), for two minutes at most. */
+async function semanticOnceEmbedded(port: number, key: string): Promise<SemanticAnswer> {
+  const deadline = Date.now() + 180_000;
+  for (;;) {
+    const response = await fetch(`http://127.0.0.1:${port}/search?q=gunfire+at+a+party&mode=semantic&limit=3`, {
+      headers: { "x-api-key": key },
+    });
+    const body = (await response.json()) as SemanticAnswer;
+    if (!body.partial || Date.now() > deadline) return body;
+    await new Promise((r) => setTimeout(r, 1000));
   }
 }

@@ -6,6 +6,7 @@ import cliProgress from "cli-progress";
 import { ConfigError, loadConfig, type ConfigOverrides } from "../config/config.js";
 import { createContainer, type Container } from "../container.js";
 import { serve } from "../main.js";
+import { catchUpEmbeddings, type CatchUpProgress } from "../services/embedding/embedding-catch-up.js";
 import type { IngestSummary } from "../services/ingest/ingest-service.js";
 import { ApiError } from "../shared/api-error.js";
 import { replayClock, systemClock, type Clock } from "../shared/clock.js";
@@ -14,7 +15,7 @@ import { createLogger } from "../shared/logger.js";
 import { keysCommand, tenantsCommand } from "./account-commands.js";
 import { USAGE, UsageError } from "./usage.js";
 
-// newsindex ingest | serve | start | keys — the command-line contract.
+// newsindex ingest | embed | serve | start | keys — the command-line contract.
 
 /** The GKG sample shipped with the package. */
 const SAMPLE_DIR = new URL("../../data/gkg/", import.meta.url).pathname;
@@ -55,6 +56,15 @@ async function main(argv: string[]): Promise<number> {
       const container = createContainer(config);
       try {
         reportIngest(await ingestWithProgress(container, positionals));
+      } finally {
+        await container.close();
+      }
+      return 0;
+    }
+    case "embed": {
+      const container = createContainer(config);
+      try {
+        await embedWithProgress(container);
       } finally {
         await container.close();
       }
@@ -175,6 +185,31 @@ async function reindexWithProgress(container: Container, batch: number | undefin
   } finally {
     bar?.stop();
   }
+}
+
+/** `newsindex embed`: the backfill. Killed part way, it resumes where the last stored step ended. */
+async function embedWithProgress(container: Container): Promise<void> {
+  const stage = container.embeddingStage();
+  const bar = process.stderr.isTTY
+    ? new cliProgress.SingleBar(
+        { format: "embed [{bar}] {value}/{total} articles | {rate} articles/s | index {month}", stream: process.stderr, hideCursor: true },
+        cliProgress.Presets.shades_classic,
+      )
+    : undefined;
+  const started = Date.now();
+  let last: CatchUpProgress | undefined;
+  const rate = (done: number): number => Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
+  const embedded = await catchUpEmbeddings(stage, {
+    onProgress(progress) {
+      if (last === undefined) bar?.start(progress.total, 0, { rate: 0, month: progress.month });
+      last = progress;
+      bar?.setTotal(progress.total);
+      bar?.update(progress.done, { rate: rate(progress.done), month: progress.month });
+    },
+  });
+  bar?.stop();
+  const seconds = (Date.now() - started) / 1000;
+  console.log(`embedded ${embedded} articles with ${stage.model} in ${seconds.toFixed(2)} s, ${rate(embedded)} articles/s`);
 }
 
 function reportIngest(summary: IngestSummary): void {

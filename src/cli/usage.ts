@@ -2,6 +2,7 @@ import { PLAN_IDS } from "../domain/plans.js";
 
 export const USAGE = `Usage:
   newsindex ingest [--data-dir DIR] FILE...     ingest GKG 2.1 files (.csv, .csv.gz, .csv.zip, BigQuery CSV)
+  newsindex embed  [--data-dir DIR]               embed the articles not yet embedded (semantic ranking); resumable
   newsindex serve  [--data-dir DIR] [--port N] [--host H] [--now YYYYMMDDHHMMSS]
                    --now: behave as of that UTC instant (the clock runs on from there): replay an archive as if live
   newsindex start  [--data-dir DIR] [--port N] [--host H]
@@ -25,7 +26,8 @@ export const USAGE = `Usage:
 
 Environment: NEWSINDEX_DATA_DIR (default ./var), PORT (8080), HOST (127.0.0.1), LOG_LEVEL (info),
 NEWSINDEX_ADMIN_TOKEN (enables the operator API under /admin), NEWSINDEX_WATCHES (on; off answers watch calls
-unsupported). See docs/operators.md.`;
+unsupported), NEWSINDEX_EMBEDDING_MODEL_DIR (another model directory of the shipped model's format),
+NEWSINDEX_EMBED_IN_SERVER (on; off leaves embedding to 'newsindex embed'). See docs/operators.md.`;
 
 /** Wrong words on the command line: exit 2 with the usage. */
 export class UsageError extends Error {}

@@ -1,4 +1,5 @@
-import { resolve } from "node:path";
+import { existsSync } from "node:fs";
+import { join, resolve } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 
@@ -29,6 +30,10 @@ export const ConfigSchema = Type.Object({
    */
   webhookTestHost: Type.Optional(Type.String({ minLength: 1 })),
   webhookTestCaFile: Type.Optional(Type.String({ minLength: 1 })),
+  /** A sentence-embedding model directory (adapters/onnx/onnx-embedder.ts); the model shipped in models/ by default. */
+  embeddingModelDir: Type.Optional(Type.String({ minLength: 1 })),
+  /** The server embeds what ingest wrote, behind it (services/embedding); off leaves it to `newsindex embed`. */
+  embedInServer: Type.Boolean(),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -52,6 +57,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
     watches: overrides.watches ?? onOff(env.NEWSINDEX_WATCHES) ?? true,
     ...optional("webhookTestHost", overrides.webhookTestHost ?? env.NEWSINDEX_WEBHOOK_TEST_HOST),
     ...optional("webhookTestCaFile", overrides.webhookTestCaFile ?? env.NEWSINDEX_WEBHOOK_TEST_CA_FILE),
+    ...optional("embeddingModelDir", overrides.embeddingModelDir ?? env.NEWSINDEX_EMBEDDING_MODEL_DIR),
+    embedInServer: overrides.embedInServer ?? env.NEWSINDEX_EMBED_IN_SERVER !== "off",
   };
   if (!Value.Check(ConfigSchema, raw)) {
     const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => `${e.path.slice(1) || "config"}: ${e.message}`);
@@ -65,7 +72,14 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
       "Invalid configuration: NEWSINDEX_WEBHOOK_TEST_HOST and NEWSINDEX_WEBHOOK_TEST_CA_FILE (testing only) are set together or not at all",
     );
   }
-  return { ...raw, dataDir: resolve(raw.dataDir) };
+  if (raw.embeddingModelDir !== undefined && !existsSync(join(raw.embeddingModelDir, "model.onnx"))) {
+    throw new ConfigError(`Invalid configuration: NEWSINDEX_EMBEDDING_MODEL_DIR ${raw.embeddingModelDir} holds no model.onnx`);
+  }
+  return {
+    ...raw,
+    dataDir: resolve(raw.dataDir),
+    ...(raw.embeddingModelDir === undefined ? {} : { embeddingModelDir: resolve(raw.embeddingModelDir) }),
+  };
 }
 
 function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {

@@ -2,6 +2,7 @@ import { candidateCharge, type Price, type RankingMode, type SearchExtras } from
 import { extraResolutionCredits, resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
 import type { Caller } from "../services/accounts/account-service.js";
 import { searchArticles } from "../services/search/search-articles.js";
+import { searchByMeaning } from "../services/search/search-by-meaning.js";
 import type { ArticleSearchRequest } from "../services/search/search-request.js";
 import type { OperationDeps, PlannedCall } from "./operation.js";
 
@@ -36,7 +37,11 @@ export function runArticleSearch(
   return async (meter) => {
     const now = deps.clock.now();
     const resolution = await resolveEntityFilters(deps.index, request.filters, caller.plan, now);
-    const outcome = await searchArticles(deps.index, request, caller.plan, now);
+    const { mode, text } = request;
+    const outcome =
+      mode !== "keyword" && text !== undefined
+        ? await searchByMeaning(deps.index, deps.embedder, { ...request, mode, text }, caller.plan, now)
+        : await searchArticles(deps.index, request, caller.plan, now);
     // A cursor page's least is 1 credit, an entity id's 1 and candidate checks' 1 batch: the price's minimum counts each at that.
     const cursorExtra = outcome.credits === undefined ? 0 : outcome.credits - 1;
     const candidateExtra = outcome.candidateBatches === undefined ? 0 : candidateCharge(price, outcome.candidateBatches) - price.min;

@@ -18,7 +18,7 @@ export const listStoriesOperation = defineOperation({
   pathParams: [],
   summary: "Search collapsed into stories",
   description:
-    "The search collapsed into deduplicated stories: one item per real event, however many outlets carried it. `q`, `mode` and every shared filter choose the stories (one matching article is enough); `count`, `outlets` and `sources` cover the whole story. `sort`: `count`, `outlets` or `recency`; without it, the best match first with `q`, else the newest. `total` counts stories. Page with `offset` (at most 1000); no facets, no cursor. Preferred over /search when results feed a model. 1 credit, plus 1 per full 100 stories of offset.",
+    "The search collapsed into deduplicated stories: one item per real event, however many outlets carried it. `q`, `mode` and every shared filter choose the stories (one matching article is enough); `count`, `outlets` and `sources` cover the whole story. `sort`: `count`, `outlets` or `recency`; without it, the best match first with `q`, else the newest. `total` counts stories. Page with `offset` (at most 1000); no facets, no cursor. Preferred over /search when results feed a model. `mode=semantic|hybrid` takes the stories of a bounded candidate set (`total_relation: approximate`). 1 credit (semantic 2, hybrid 3), plus 1 per full 100 stories of offset.",
   params: Type.Object({
     ...STORY_QUERY,
     ...LIST_FILTERS,
@@ -38,9 +38,12 @@ export const listStoriesOperation = defineOperation({
         const resolution = await resolveEntityFilters(deps.index, request.filters, caller.plan, now);
         let candidateExtra = 0;
         const body = await listStories(
-          deps.stories,
+          deps,
           {
             keywords: request.keywords,
+            ...(request.mode !== "keyword" && request.text !== undefined
+              ? { meaning: { mode: request.mode, text: request.text } }
+              : {}),
             filters: request.filters,
             ...(request.percentile ? { percentile: request.percentile } : {}),
             ...(request.check ? { check: request.check } : {}),

@@ -1,6 +1,7 @@
 import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox";
 import type { Price } from "../domain/pricing.js";
 import { Params } from "../schemas/params.js";
+import type { Embedder } from "../ports/embedder.js";
 import type { IndexBackend } from "../ports/index-backend.js";
 import type { StoryIndex } from "../ports/story-index.js";
 import type { AccountService, Caller } from "../services/accounts/account-service.js";
@@ -19,6 +20,8 @@ export interface OperationDeps {
   clock: Clock;
   /** Watches (spec 02); undefined on a server that keeps no watch store, where watch calls answer `unsupported`. */
   watches: WatchService | undefined;
+  /** Embeds the query of a semantic or hybrid search. */
+  embedder: Embedder;
 }
 
 /** How a running call reports what it took, when its price is a range. */

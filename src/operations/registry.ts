@@ -10,6 +10,7 @@ import { listStoriesOperation } from "./list-stories.js";
 import { resolveEntityOperation } from "./resolve-entity.js";
 import type { Operation } from "./operation.js";
 import { searchOperation } from "./search.js";
+import { similarOperation } from "./similar.js";
 import { topHeadlinesOperation } from "./top-headlines.js";
 import { createWatchOperation } from "./watches/create-watch.js";
 import { deleteWatchOperation } from "./watches/delete-watch.js";
@@ -38,4 +39,5 @@ export const OPERATIONS: readonly Operation[] = [
   graphPathOperation,
   graphNetworkOperation,
   graphExposuresOperation,
+  similarOperation,
 ];

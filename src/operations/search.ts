@@ -14,7 +14,7 @@ export const searchOperation = defineOperation({
   pathParams: [],
   summary: "Search articles",
   description:
-    "Ranked keyword search (BM25 over titles and entity names) with `q`; without `q`, a newest-first browse (`mode: recent`). Exact-match filters are case-insensitive and AND together; `facets` counts values over the whole match set. Page with `offset`, or, on a browse, with `cursor`. 1 credit, plus 1 per full 1,000 rows of offset; a cursor page takes 1 to 2 credits (first) or 1 to 3 (later) instead.",
+    "Ranked search with `q`: `mode=keyword` (default; BM25 over titles and entity names), `semantic` (meaning: finds paraphrases and other languages) or `hybrid` (both fused); semantic and hybrid rank a bounded candidate set, so their `total` is `approximate` and facets count over that set. Without `q`, a newest-first browse (`mode: recent`). Exact-match filters are case-insensitive and AND together; `facets` counts values over the whole match set. Page with `offset`, or, on a browse, with `cursor`. 1 credit (semantic 2, hybrid 3), plus 1 per full 1,000 rows of offset; a cursor page takes 1 to 2 credits (first) or 1 to 3 (later) instead.",
   params: Type.Object({
     q: Type.Optional(Params.q),
     mode: Type.Optional(Params.mode),

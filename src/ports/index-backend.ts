@@ -157,6 +157,44 @@ export interface SignalPercentile {
   partitionsFailed: PartitionFailure[];
 }
 
+/** Semantic ranking: the `k` articles nearest a query vector among those passing the filters. */
+export interface NearestQuery {
+  vector: Float32Array;
+  /** The model `vector` was made with: only vectors of the same model are compared. */
+  model: string;
+  filters: ArticleQuery["filters"];
+  k: number;
+  budgetMs?: number;
+  /** Leaves out this story's members (/similar: the seed's own story, however large). */
+  excludeStory?: string;
+}
+
+export interface NearestArticle {
+  id: string;
+  story_id: string | null;
+  published_at: string;
+  /** Cosine similarity. */
+  score: number;
+}
+
+export interface NearestResult {
+  /** Best first, at most `k`. */
+  hits: NearestArticle[];
+  /** Articles compared. */
+  scored: number;
+  partitionsRead: string[];
+  partitionsFailed: PartitionFailure[];
+  /** Indexes read where some matching articles are not embedded (with the model) yet: they were left out. */
+  partitionsUnembedded: string[];
+}
+
+export type VectorLookup =
+  /** `vector` null: the article has no text to embed. */
+  | { status: "found"; vector: Float32Array | null; story_id: string | null }
+  | { status: "unembedded"; story_id: string | null }
+  | { status: "absent" }
+  | { status: "unavailable"; reason: string };
+
 export interface IndexBackend {
   /** Stores articles, idempotent by id: an id already present is left unchanged. */
   write(articles: readonly ArticleDetail[]): Promise<WriteResult>;
@@ -172,6 +210,11 @@ export interface IndexBackend {
   entitySpellings(query: EntitySpellingsQuery): Promise<EntitySpellings>;
   /** Per time bucket, the matches and, on request, their distinct stories and publishers. */
   aggregate(query: AggregateQuery): Promise<AggregateResult>;
+  /** Documents of articles ranked elsewhere (semantic, hybrid), by id; an id not found is left out. */
+  getArticles(ids: readonly string[]): Promise<{ articles: Map<string, ArticleDetail>; partitionsFailed: PartitionFailure[] }>;
+  nearest(query: NearestQuery): Promise<NearestResult>;
+  /** An article's stored vector (the seed of /similar). */
+  vectorOf(id: string, model: string): Promise<VectorLookup>;
   /** Number of articles held, across partitions that can be read. */
   count(): Promise<number>;
   close(): Promise<void>;

@@ -36,8 +36,9 @@ export const Params = {
     description:
       'Keyword query. Words are ANDed; "quoted phrase", a OR b, and -word are understood. Omitted means a newest-first browse.',
   }),
-  mode: oneOf(["keyword"] as const, {
-    description: "Ranking mode. `keyword` (BM25). Semantic and hybrid ranking are not served by this index yet.",
+  mode: oneOf(["keyword", "semantic", "hybrid"] as const, {
+    description:
+      "Ranking mode, with `q`. `keyword`: BM25 over titles and entity names. `semantic`: meaning (sentence embeddings; finds paraphrases and other languages) over a bounded candidate set. `hybrid`: both rankings fused. Semantic and hybrid totals are `approximate`.",
     default: "keyword",
   }),
   source: Type.String({

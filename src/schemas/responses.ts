@@ -197,7 +197,9 @@ export const SearchResponseSchema = Type.Object(
     offset: Type.Integer(),
     limit: Type.Integer(),
     has_more: Type.Boolean(),
-    mode: Type.String({ description: "`keyword` as requested, or `recent` on a browse and on /top-headlines." }),
+    mode: Type.String({
+      description: "`keyword`, `semantic` or `hybrid` as requested; `recent` on a browse and on /top-headlines; `similar` on /similar.",
+    }),
     facets: Type.Optional(
       Type.Record(Type.String(), FacetSchema, { description: "Present when `facets` was requested: field name to Facet." }),
     ),

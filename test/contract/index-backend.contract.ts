@@ -42,6 +42,29 @@ export function describeIndexBackendContract(name: string, create: () => Promise
       expect(await fixture.backend.getArticle("19990101000000-1")).toEqual({ status: "absent" });
     });
 
+    it("reads documents of ids ranked elsewhere, leaving out unknown ids", async () => {
+      const wanted = [articles[5] as ArticleDetail, articles[700] as ArticleDetail];
+      const { articles: found, partitionsFailed } = await fixture.backend.getArticles([
+        wanted[0]?.id as string,
+        "20230702153000-424242",
+        wanted[1]?.id as string,
+      ]);
+      expect(partitionsFailed).toEqual([]);
+      expect([...found.keys()]).toEqual(wanted.map((a) => a.id));
+      expect(found.get(wanted[1]?.id as string)).toEqual(wanted[1]);
+    });
+
+    it("ranks nothing by meaning before the embedding stage ran, and says which months lack it", async () => {
+      const vector = new Float32Array(384).fill(1 / Math.sqrt(384));
+      const near = await fixture.backend.nearest({ vector, model: "some-model", filters: {}, k: 10 });
+      expect(near.hits).toEqual([]);
+      expect(near.partitionsUnembedded.length).toBeGreaterThan(0);
+      expect([...near.partitionsUnembedded].sort()).toEqual([...near.partitionsRead].sort());
+      const sample = articles[42] as ArticleDetail;
+      expect(await fixture.backend.vectorOf(sample.id, "some-model")).toEqual({ status: "unembedded", story_id: sample.story_id });
+      expect(await fixture.backend.vectorOf("20230702153000-424242", "some-model")).toEqual({ status: "absent" });
+    });
+
     it("browses newest first with an exact total", async () => {
       const result = await fixture.backend.search({ filters: {}, offset: 0, limit: 50 });
       expect(result.total).toBe(articles.length);

@@ -19,7 +19,8 @@ export interface CliProcess {
 export function spawnCli(args: readonly string[], env: Record<string, string> = {}): CliProcess {
   const child = spawn(process.execPath, [...CLI, ...args], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: "silent", ...env },
+    // A served process does not embed in the background unless a test asks: the model's CPU would slow the others.
+    env: { ...process.env, LOG_LEVEL: "silent", NEWSINDEX_EMBED_IN_SERVER: "off", ...env },
   });
   let stdout = "";
   let stderr = "";

@@ -11,6 +11,7 @@ import { closeApp } from "../../src/http/close-app.js";
 import { DOCS_DIR } from "../../src/main.js";
 import type { Operation } from "../../src/operations/operation.js";
 import { OPERATIONS } from "../../src/operations/registry.js";
+import { catchUpEmbeddings } from "../../src/services/embedding/embedding-catch-up.js";
 import type { IngestSummary } from "../../src/services/ingest/ingest-service.js";
 import type { Clock } from "../../src/shared/clock.js";
 import { createLogger, type Logger } from "../../src/shared/logger.js";
@@ -55,6 +56,8 @@ export interface TestServerOptions {
   dataDir?: string;
   /** The container's options beyond the clock (a webhook sender with a resolver of the test's own). */
   container?: ContainerOptions;
+  /** Embeds every ingested article (the embedding stage run to the end) before serving. */
+  embed?: boolean;
 }
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -62,6 +65,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const config = loadConfig({}, { ...options.config, dataDir, port: 0, host: "127.0.0.1", logLevel: "silent" });
   const container = createContainer(config, options.clock, options.container);
   const ingest = await (await container.ingestService()).ingest(options.files ?? Object.values(SAMPLE_FILES));
+  if (options.embed) await catchUpEmbeddings(container.embeddingStage());
   const keys: Partial<Record<PlanId, string>> = {};
   for (const plan of new Set<PlanId>(["archive", ...(options.plans ?? [])])) {
     keys[plan] = (await container.accounts.issueKey(`${plan}-tenant-${randomUUID()}`, plan)).key;

@@ -10,6 +10,7 @@ import { partitionPath } from "./partition-catalog.js";
 import { countFacets, countFacetsOf } from "./partition-facets.js";
 import { checkCandidates, type CheckedCandidates } from "./partition-candidates.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
+import { nearest, vectorOfArticle, type NearestPart, type VectorOfArticle } from "./partition-nearest.js";
 import {
   largestStoriesPart,
   newestStories,
@@ -127,6 +128,12 @@ export interface ReadJobs {
     args: QueryArgs & { interval: Interval; metrics: { stories: boolean; outlets: boolean } };
     result: { rows: AggregatePartRow[]; fieldUnavailable?: true };
   };
+  /** Semantic ranking (partition-nearest.ts): the `k` filter matches nearest `vector`. */
+  nearest: {
+    args: QueryArgs & { vector: Float32Array; model: string; k: number; excludeStory?: string };
+    result: NearestPart & { fieldUnavailable?: true };
+  };
+  vectorOf: { args: { id: string; model: string }; result: VectorOfArticle };
 }
 
 export type ReadJob = keyof ReadJobs;
@@ -225,6 +232,12 @@ const HANDLERS: Handlers = {
     if (search === FIELD_UNAVAILABLE) return { rows: [], fieldUnavailable: true };
     return { rows: search === null ? [] : aggregatePart(partition, search, args.interval, args.metrics) };
   },
+  nearest(partition, args) {
+    const search = compile(partition, args);
+    if (search === FIELD_UNAVAILABLE) return { hits: [], scored: 0, unembedded: 0, fieldUnavailable: true };
+    return nearest(partition, search, args.vector, args.model, args.k, args.excludeStory);
+  },
+  vectorOf: (partition, args) => vectorOfArticle(partition, args.id, args.model),
 };
 
 /** One thread's connections to the monthly indexes under `dir`, opened on first use. */

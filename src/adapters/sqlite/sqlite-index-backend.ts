@@ -14,6 +14,10 @@ import type {
   EntitySpellings,
   EntitySpellingsQuery,
   IndexBackend,
+  NearestArticle,
+  NearestQuery,
+  NearestResult,
+  VectorLookup,
   PartitionFailure,
   SearchHit,
   SearchResult,
@@ -683,14 +687,8 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
   }
 
   async getArticle(id: string): Promise<ArticleLookup> {
-    // An id begins with its 14-digit collection stamp, which names its partition.
-    if (!/^\d{14}/.test(id)) return { status: "absent" };
-    const month = monthOf(id);
-    if (!existsSync(this.pathOf(month))) {
-      return this.catalog.months().includes(month)
-        ? { status: "unavailable", reason: `the monthly index ${month} is missing` }
-        : { status: "absent" };
-    }
+    const month = this.indexOf(id);
+    if (typeof month !== "string") return month;
     try {
       const doc = await this.pool.run("light", { job: "doc", month, args: { id } });
       if (doc === NOT_STARTED || doc === undefined) return { status: "absent" };
@@ -791,6 +789,73 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
     return { months, articles, skipped };
   }
 
+  async getArticles(ids: readonly string[]): Promise<{ articles: Map<string, ArticleDetail>; partitionsFailed: PartitionFailure[] }> {
+    const walk: Walk = { read: [], failed: [] };
+    const docs = await this.loadDocs(
+      ids.filter((id) => /^\d{14}/.test(id)).map((id) => ({ id, month: monthOf(id) })),
+      walk,
+    );
+    const articles = new Map<string, ArticleDetail>();
+    for (const id of ids) {
+      const doc = docs.get(id);
+      if (doc !== undefined) articles.set(id, JSON.parse(doc) as ArticleDetail);
+    }
+    return { articles, partitionsFailed: walk.failed };
+  }
+
+  /** Each monthly index ranks its filter matches exactly (partition-nearest.ts); the lists are merged by score. */
+  async nearest(query: NearestQuery): Promise<NearestResult> {
+    const lists: NearestArticle[] = [];
+    const unembedded: string[] = [];
+    let scored = 0;
+    const { vector, model, k, filters } = query;
+    const exclude = query.excludeStory === undefined ? {} : { excludeStory: query.excludeStory };
+    const walk = await walkPartitions(
+      this.pool,
+      this.monthsFor(query),
+      { lane: "heavy", budgetMs: query.budgetMs, startedMs: Date.now() },
+      (month) => ({ job: "nearest", month, args: { filters, vector, model, k, ...exclude } }),
+      (month, part) => {
+        scored += part.scored;
+        if (part.unembedded > 0) unembedded.push(month);
+        for (const hit of part.hits) {
+          lists.push({ id: hit.id, story_id: hit.story_id, published_at: hit.published_at, score: hit.score });
+        }
+      },
+    );
+    // Ties: the newer article first, as keyword ranking breaks them.
+    lists.sort((a, b) => b.score - a.score || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0));
+    return {
+      hits: lists.slice(0, k),
+      scored,
+      partitionsRead: readOf(walk),
+      partitionsFailed: walk.failed,
+      partitionsUnembedded: unembedded.filter((m) => !walk.failed.some((f) => f.partition === m)),
+    };
+  }
+
+  async vectorOf(id: string, model: string): Promise<VectorLookup> {
+    const month = this.indexOf(id);
+    if (typeof month !== "string") return month;
+    try {
+      const found = await this.pool.run("light", { job: "vectorOf", month, args: { id, model } });
+      if (found === NOT_STARTED) return { status: "unavailable", reason: `the monthly index ${month} was not read in time` };
+      return found;
+    } catch (error) {
+      return { status: "unavailable", reason: unreadable(month, error).reason };
+    }
+  }
+
+  /** The monthly index holding an article id (its 14-digit prefix names it), or why there is none to ask. */
+  private indexOf(id: string): string | { status: "absent" } | { status: "unavailable"; reason: string } {
+    if (!/^\d{14}/.test(id)) return { status: "absent" };
+    const month = monthOf(id);
+    if (existsSync(this.pathOf(month))) return month;
+    return this.catalog.months().includes(month)
+      ? { status: "unavailable", reason: `the monthly index ${month} is missing` }
+      : { status: "absent" };
+  }
+
   async count(): Promise<number> {
     let total = 0;
     await walkPartitions(
@@ -859,7 +924,8 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
     this.writers.delete(month);
   }
 
-  private pathOf(month: string): string {
+  /** The file of a monthly index. */
+  pathOf(month: string): string {
     return partitionPath(this.dir, month);
   }
 }

@@ -2,6 +2,7 @@ import { decodeCursor, fingerprintOf, type CursorPosition } from "../../domain/b
 import { FILTER_FIELD_NAMES, isFilterField, type FilterField } from "../../domain/filter-fields.js";
 import { parseKeywordQuery, type KeywordQuery } from "../../domain/keyword-query.js";
 import type { ArticleFilters, FacetRequest } from "../../domain/search-query.js";
+import type { RankingMode } from "../../domain/pricing.js";
 import { ApiError } from "../../shared/api-error.js";
 import { closestName } from "../../shared/closest-name.js";
 import { parseTimeBound } from "../../shared/timestamps.js";
@@ -20,6 +21,7 @@ export type ListParams = { [K in FilterField]?: string } & SignalParams &
   CandidateParams & {
     entity_id?: string | string[];
     q?: string;
+    mode?: RankingMode;
     from?: string;
     to?: string;
     offset?: number;
@@ -32,6 +34,10 @@ export type ListParams = { [K in FilterField]?: string } & SignalParams &
 
 export interface ArticleSearchRequest {
   keywords: KeywordQuery | undefined;
+  /** How `q` ranks; `keyword` on a browse (which is not ranked). */
+  mode: RankingMode;
+  /** `q` as written: what semantic ranking embeds. */
+  text?: string;
   /** `from` is the caller's bound; the plan window is applied when the search runs. */
   filters: ArticleFilters;
   offset: number;
@@ -50,11 +56,17 @@ const MAX_FACETS = 8;
 
 export function toSearchRequest(params: ListParams): ArticleSearchRequest {
   const keywords = params.q === undefined ? undefined : keywordsOf(params.q);
+  const mode = params.mode ?? "keyword";
+  if (mode !== "keyword" && params.q === undefined) {
+    throw invalid("mode", `'mode=${mode}' ranks by 'q': give a 'q', or leave 'mode' out for a newest-first browse.`);
+  }
   const filters = filtersOf(params);
   const { ranges, percentile } = signalRangesOf(params);
   if (ranges.length > 0) filters.signal_ranges = ranges;
   const request: ArticleSearchRequest = {
     keywords,
+    mode,
+    ...(params.q === undefined ? {} : { text: params.q }),
     filters,
     offset: params.offset ?? 0,
     limit: params.limit ?? 10,

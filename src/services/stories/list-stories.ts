@@ -2,13 +2,16 @@ import { ATTRIBUTION } from "../../domain/attribution.js";
 import type { KeywordQuery } from "../../domain/keyword-query.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleFilters, CandidateCheck } from "../../domain/search-query.js";
+import type { Embedder } from "../../ports/embedder.js";
 import type { IndexBackend, PartitionFailure } from "../../ports/index-backend.js";
 import { withSignalThreshold } from "../search/signal-percentile.js";
 import type { PercentileRequest } from "../search/signal-filters.js";
-import { byRecency, type RankedStory, type SizeOrder } from "../../domain/stories/story-order.js";
-import type { StoryIndex, StoryMatch, StoryQuery } from "../../ports/story-index.js";
+import { byRecency, bySize, type RankedStory, type SizeOrder } from "../../domain/stories/story-order.js";
+import type { StoryIndex, StoryMatch, StoryMatches, StoryQuery } from "../../ports/story-index.js";
 import type { StoriesResponse, StoryItem } from "../../schemas/responses.js";
-import { completeness, mergeFailures } from "../search/coverage.js";
+import { mergeFailures } from "../search/coverage.js";
+import { rankByMeaning, type MeaningRanking } from "../search/meaning-ranking.js";
+import { meaningCompleteness } from "../search/search-by-meaning.js";
 import { applyPlanWindow } from "../search/plan-window.js";
 import { assertSomethingRead, QUERY_BUDGET_MS } from "../search/search-articles.js";
 import { STORY_SOURCES_CAP } from "./get-story.js";
@@ -26,6 +29,8 @@ type StoryOrder = StorySort | "relevance";
 
 export interface StoriesRequest {
   keywords: KeywordQuery | undefined;
+  /** Semantic and hybrid: `q` as written, and how it ranks (the stories of the candidate set, see meaning-ranking.ts). */
+  meaning?: { mode: "semantic" | "hybrid"; text: string };
   filters: ArticleFilters;
   /** `signal_percentile_min`: a threshold pass over the articles runs first (signal-percentile.ts). */
   percentile?: PercentileRequest;
@@ -48,8 +53,15 @@ function orderOf(request: Pick<StoriesRequest, "keywords" | "sort">): StoryOrder
   return request.sort ?? (request.keywords ? "relevance" : "recency");
 }
 
+/** What /stories reads: the story queries, and for semantic and hybrid ranking the article index and the embedder. */
+export interface StoryListingDeps {
+  stories: StoryIndex;
+  index: IndexBackend;
+  embedder: Embedder;
+}
+
 export async function listStories(
-  index: StoryIndex,
+  deps: StoryListingDeps,
   request: StoriesRequest,
   plan: Plan,
   nowMs: number,
@@ -67,20 +79,36 @@ export async function listStories(
   if (pass) query = pass.query;
   // In recency order only the page and the stories before it are needed, besides the total.
   if (order === "recency") query.newest = request.offset + request.limit;
-  // Sorting by size needs every matching story's size; the index gives the first ones, sized within the plan's reach.
-  const matches =
-    order === "count" || order === "outlets"
-      ? await index.largestStories(query, order, request.offset + request.limit, reach)
-      : await index.matchStories(query);
+  const index = deps.stories;
+  let unembedded = false;
+  let matches: Pick<StoryMatches, "partitionsRead" | "partitionsFailed" | "total" | "candidates"> & { stories: RankedStory[] };
+  if (request.meaning && request.keywords) {
+    const ranking = await rankByMeaning(deps.index, deps.embedder, {
+      ...request.meaning,
+      keywords: request.keywords,
+      filters: query.filters,
+      budgetMs,
+    });
+    unembedded = ranking.unembedded;
+    matches = await storiesOfCandidates(index, ranking, order, reach);
+  } else {
+    // Sorting by size needs every matching story's size; the index gives the first ones, sized within the plan's reach.
+    matches =
+      order === "count" || order === "outlets"
+        ? await index.largestStories(query, order, request.offset + request.limit, reach)
+        : await index.matchStories(query);
+  }
   assertSomethingRead(matches);
   const read = [...matches.partitionsRead];
   const failed: PartitionFailure[] = mergeFailures(matches.partitionsFailed, pass?.failed ?? []);
   const ranked: readonly RankedStory[] =
-    order === "relevance"
-      ? [...matches.stories].sort(byRelevance)
-      : order === "recency"
-        ? [...matches.stories].sort(byRecency)
-        : matches.stories;
+    request.meaning !== undefined
+      ? matches.stories
+      : order === "relevance"
+        ? [...(matches.stories as StoryMatch[])].sort(byRelevance)
+        : order === "recency"
+          ? [...matches.stories].sort(byRecency)
+          : matches.stories;
 
   const page = ranked.slice(request.offset, request.offset + request.limit);
   const stories: StoryItem[] = [];
@@ -100,13 +128,13 @@ export async function listStories(
     });
   }
 
-  const { partial, coverage } = completeness(failed, read);
+  const { partial, coverage } = meaningCompleteness({ partitionsFailed: failed, partitionsRead: read, unembedded });
   const checked = matches.candidates;
   if (checked) options.onCandidateBatches?.(checked.batches);
   return {
     stories,
     total: matches.total,
-    total_relation: checked?.approximate ? "approximate" : "exact",
+    total_relation: request.meaning || checked?.approximate ? "approximate" : "exact",
     offset: request.offset,
     limit: request.limit,
     // Rule 6: paging ends with the stories of the candidates checked.
@@ -118,6 +146,40 @@ export async function listStories(
     coverage,
     attribution: ATTRIBUTION,
   };
+}
+
+/**
+ * The stories of a semantic or hybrid candidate set, in the listing's order: by their best member's rank
+ * (relevance), newest member, or size within the plan's reach. `total` counts them.
+ */
+async function storiesOfCandidates(
+  index: StoryIndex,
+  ranking: MeaningRanking,
+  order: StoryOrder,
+  reach: string | undefined,
+): Promise<Pick<StoryMatches, "partitionsRead" | "partitionsFailed" | "total"> & { stories: RankedStory[] }> {
+  const best = new Map<string, RankedStory>();
+  for (const hit of ranking.ranked) {
+    const story_id = hit.story_id ?? hit.id;
+    const seen = best.get(story_id);
+    if (seen === undefined) best.set(story_id, { story_id, newest: hit.published_at });
+    else if (hit.published_at > seen.newest) seen.newest = hit.published_at;
+  }
+  // Map order is the best member's rank.
+  let stories = [...best.values()];
+  const failed = [...ranking.partitionsFailed];
+  if (order === "recency") stories.sort(byRecency);
+  if (order === "count" || order === "outlets") {
+    const sized = await index.storySizes(
+      stories.map((s) => s.story_id),
+      reach,
+    );
+    for (const f of sized.partitionsFailed) if (!failed.some((g) => g.partition === f.partition)) failed.push(f);
+    stories = stories
+      .map((s) => ({ ...s, count: sized.sizes.get(s.story_id)?.count ?? 0, outlets: sized.sizes.get(s.story_id)?.outlets ?? 0 }))
+      .sort(bySize(order));
+  }
+  return { stories, total: stories.length, partitionsRead: ranking.partitionsRead, partitionsFailed: failed };
 }
 
 function byRelevance(a: StoryMatch, b: StoryMatch): number {

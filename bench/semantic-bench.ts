@@ -1,0 +1,278 @@
+// The semantic benchmark (issue 15), on the scale bench's generated corpus
+// (default 1,000,000 articles over 6 months, built from the real sample):
+//
+//   model       RSS of a process with the model loaded, and embedding
+//               throughput (articles/s) on the corpus's own texts
+//   backfill    the corpus's vectors: embedding 1M articles one by one takes
+//               hours on 2 cores, and the corpus recombines ~1,360 real pages
+//               with their events' names, so each distinct text is embedded
+//               once and its vector stored for every article carrying it (the
+//               same table and marker the embedding stage writes)
+//   queries     semantic, hybrid, filtered and /similar, in-process through
+//               the services the API runs (the index reads on the read pool),
+//               p50 / p99; and recall@10 against an exact brute-force scan of
+//               every vector matching the same filters
+//
+//   flock /tmp/newsindex-bench.lock npm run bench:semantic [-- --articles 1000000 --months 6 --seconds 5 --reuse]
+//
+// Rewrites its own section of bench/RESULTS.md. Data under bench/.data/.
+
+import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
+import { OnnxEmbedder } from "../src/adapters/onnx/onnx-embedder.js";
+import { SHIPPED_MODEL_DIR } from "../src/adapters/onnx/shipped-model.js";
+import { MODEL_KEY, toBlob, toVector, VECTORS_SCHEMA } from "../src/adapters/sqlite/partition-vectors.js";
+import { loadConfig } from "../src/config/config.js";
+import { createContainer } from "../src/container.js";
+import type { ArticleDetail } from "../src/domain/article.js";
+import { embeddingText } from "../src/domain/embedding-text.js";
+import { parseKeywordQuery } from "../src/domain/keyword-query.js";
+import { PLANS } from "../src/domain/plans.js";
+import type { ArticleFilters } from "../src/domain/search-query.js";
+import { semanticText } from "../src/domain/semantic-query.js";
+import { searchByMeaning } from "../src/services/search/search-by-meaning.js";
+import { similarArticles } from "../src/services/search/similar-articles.js";
+import { generateCorpus } from "./corpus/generate-corpus.js";
+import { loadAverage, machine, timeCalls, type Latency } from "./scale/measure.js";
+import { writeSection } from "./scale/results-file.js";
+import { ingestPass } from "./scale/run-ingest.js";
+
+const { values: args } = parseArgs({
+  options: {
+    articles: { type: "string", default: "1000000" },
+    months: { type: "string", default: "6" },
+    seconds: { type: "string", default: "5" },
+    reuse: { type: "boolean", default: false },
+    out: { type: "string", default: new URL("./RESULTS.md", import.meta.url).pathname },
+  },
+});
+const ARTICLES = Number(args.articles);
+const MONTHS = Number(args.months);
+const SECONDS = Number(args.seconds);
+const DATA = new URL("./.data/", import.meta.url).pathname;
+const BATCH = 64;
+
+const QUERIES: Array<{ name: string; q: string; mode: "semantic" | "hybrid"; filters?: ArticleFilters }> = [
+  { name: "semantic, paraphrase", q: "gunfire at a neighbourhood celebration in Maryland", mode: "semantic" },
+  { name: "semantic, broad", q: "police", mode: "semantic" },
+  { name: "semantic + language filter", q: "elections and voters", mode: "semantic", filters: { language: "fra" } },
+  { name: "semantic + person filter", q: "state visit", mode: "semantic", filters: { person: "joe biden" } },
+  { name: "hybrid", q: "baltimore shooting", mode: "hybrid" },
+  { name: "hybrid, paraphrase", q: "gunfire at a neighbourhood celebration in Maryland", mode: "hybrid" },
+];
+
+async function main(): Promise<void> {
+  const loadBefore = loadAverage();
+  const model = await modelFigures();
+  console.error(`model: ${JSON.stringify(model)}`);
+
+  const corpusDir = join(DATA, `corpus-${ARTICLES}`);
+  const corpus = await generateCorpus({ articles: ARTICLES, firstMonth: "2024-01", months: MONTHS, outDir: corpusDir, seed: 1 });
+  const dataDir = join(DATA, `semantic-${corpus.key}`);
+  const ready = join(dataDir, "EMBEDDED.json");
+  let backfill: Backfill;
+  if (args.reuse && existsSync(ready)) {
+    backfill = JSON.parse((await import("node:fs")).readFileSync(ready, "utf8")) as Backfill;
+  } else {
+    rmSync(dataDir, { recursive: true, force: true });
+    await ingestPass("clustered", corpusDir, dataDir);
+    backfill = await embedDistinct(dataDir);
+    writeFileSync(ready, JSON.stringify(backfill));
+  }
+  console.error(`backfill: ${JSON.stringify(backfill)}`);
+
+  const container = createContainer(loadConfig({}, { dataDir, logLevel: "silent", embedInServer: false }));
+  const rows: string[] = [];
+  try {
+    const plan = PLANS.archive;
+    for (const query of QUERIES) {
+      const request = {
+        keywords: parseKeywordQuery(query.q),
+        mode: query.mode,
+        text: query.q,
+        filters: query.filters ?? {},
+        offset: 0,
+        limit: 10,
+        view: "full" as const,
+      };
+      const run = (): Promise<unknown> => searchByMeaning(container.index, container.embedder, request, plan, Date.now());
+      const latency = await timeCalls(run, SECONDS);
+      const recall = query.mode === "semantic" ? await recallAt10(dataDir, container, query.q, query.filters ?? {}) : undefined;
+      const body = ((await searchByMeaning(container.index, container.embedder, request, plan, Date.now())) as { body: { total: number; partial: boolean } }).body;
+      rows.push(row(query.name, `/search?q=${encodeURIComponent(query.q)}&mode=${query.mode}${filterQuery(query.filters)}`, body.total, latency, recall, body.partial));
+      console.error(rows.at(-1));
+    }
+    const seed = (await container.index.search({ keywords: parseKeywordQuery("baltimore shooting"), filters: {}, offset: 0, limit: 1 })).hits[0]?.article.id as string;
+    const similar = (): Promise<unknown> => similarArticles(container.index, container.embedder, { id: seed, limit: 10, view: "full" }, plan, Date.now());
+    const latency = await timeCalls(similar, SECONDS);
+    const body = (await similar()) as { total: number; partial: boolean };
+    rows.push(row("/similar", `/similar/${seed}`, body.total, latency, undefined, body.partial));
+    console.error(rows.at(-1));
+  } finally {
+    await container.close();
+  }
+
+  const body = `# Semantic ranking
+
+Machine: ${machine()}. Load average before / after the run (1, 5, 15 min): ${loadBefore} → ${loadAverage()}.
+Command: \`flock /tmp/newsindex-bench.lock npm run bench:semantic -- --articles ${ARTICLES} --months ${MONTHS} --seconds ${SECONDS}\`.
+
+Model: ${model.name} (int8 ONNX, one intra-op thread). RSS of a fresh process: ${model.rssBeforeMiB} MiB before loading it, **${model.rssLoadedMiB} MiB** with it loaded and a batch embedded (+${model.rssLoadedMiB - model.rssBeforeMiB} MiB).
+Embedding throughput, on the corpus's own texts (headline + up to 13 entity names, \`passage: \` prefix), batches of ${BATCH} grouped by token length: **${backfill.perSecond} articles/s** (${backfill.distinct.toLocaleString("en")} distinct texts in ${backfill.seconds.toFixed(0)} s, one thread; the stage's rate, \`newsindex embed\`).
+
+Corpus: ${corpus.articles.toLocaleString("en")} articles (the scale bench's, ${corpus.headlines}). Their ${backfill.articles.toLocaleString("en")} embedding texts hold ${backfill.distinct.toLocaleString("en")} distinct ones: each was embedded once and its vector stored for every article carrying it (${backfill.storeSeconds.toFixed(0)} s to store ${backfill.articles.toLocaleString("en")} vectors).
+
+In-process through the services the API runs (query embedding included), ${SECONDS} s per query, ms. Recall@10: the top 10 against an exact brute-force scan of every stored vector matching the same filters.
+
+| query | path | total | p50 / p99 | recall@10 | partial |
+|---|---|---:|---:|---:|---|
+${rows.join("\n")}
+`;
+  writeSection(args.out as string, "semantic", body);
+  console.error(body);
+}
+
+interface ModelFigures {
+  name: string;
+  rssBeforeMiB: number;
+  rssLoadedMiB: number;
+}
+
+async function modelFigures(): Promise<ModelFigures> {
+  const rssBeforeMiB = Math.round(process.memoryUsage().rss / 1048576);
+  const embedder = await OnnxEmbedder.load(SHIPPED_MODEL_DIR);
+  await embedder.embed(Array.from({ length: BATCH }, (_, i) => `Senate votes down spending bill ${i}`), "passage");
+  const rssLoadedMiB = Math.round(process.memoryUsage().rss / 1048576);
+  await embedder.close();
+  return { name: embedder.model, rssBeforeMiB, rssLoadedMiB };
+}
+
+interface Backfill {
+  articles: number;
+  distinct: number;
+  seconds: number;
+  perSecond: number;
+  storeSeconds: number;
+}
+
+/** Embeds each distinct text of the index once and stores its vector for every article carrying it. */
+async function embedDistinct(dataDir: string): Promise<Backfill> {
+  const dir = join(dataDir, "index");
+  const months = readdirSync(dir).filter((f) => /^articles-\d{6}\.db$/.test(f));
+  const texts = new Map<string, Array<[string, number]>>();
+  let articles = 0;
+  for (const file of months) {
+    const db = new Database(join(dir, file), { readonly: true });
+    for (const row of db.prepare("SELECT a.rowid, d.doc FROM articles a JOIN docs d ON d.rowid = a.rowid").iterate() as Iterable<{ rowid: number; doc: string }>) {
+      const text = embeddingText(JSON.parse(row.doc) as ArticleDetail);
+      let carriers = texts.get(text);
+      if (!carriers) texts.set(text, (carriers = []));
+      carriers.push([file, row.rowid]);
+      articles++;
+    }
+    db.close();
+  }
+  console.error(`${articles} articles, ${texts.size} distinct texts`);
+  const embedder = await OnnxEmbedder.load(SHIPPED_MODEL_DIR);
+  const distinct = [...texts.keys()].filter((t) => t !== "");
+  const vectors = new Map<string, Float32Array>();
+  const started = performance.now();
+  for (let at = 0; at < distinct.length; at += BATCH) {
+    const batch = distinct.slice(at, at + BATCH);
+    const out = await embedder.embed(batch, "passage");
+    batch.forEach((t, i) => vectors.set(t, out[i] as Float32Array));
+    if (at % (BATCH * 50) === 0) console.error(`  embedded ${at + batch.length}/${distinct.length}`);
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const modelName = embedder.model;
+  await embedder.close();
+  const storing = performance.now();
+  const byFile = new Map<string, Array<[number, Float32Array | null]>>();
+  for (const [text, carriers] of texts) {
+    const vector = vectors.get(text) ?? null;
+    for (const [file, rowid] of carriers) {
+      let list = byFile.get(file);
+      if (!list) byFile.set(file, (list = []));
+      list.push([rowid, vector]);
+    }
+  }
+  for (const [file, list] of byFile) {
+    const db = new Database(join(dir, file));
+    db.exec(VECTORS_SCHEMA);
+    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run(MODEL_KEY, modelName);
+    const insert = db.prepare("INSERT OR REPLACE INTO article_vectors (rowid, embedding) VALUES (?, ?)");
+    list.sort((a, b) => a[0] - b[0]);
+    db.transaction(() => {
+      for (const [rowid, vector] of list) insert.run(rowid, vector === null ? null : toBlob(vector));
+    })();
+    db.close();
+  }
+  return {
+    articles,
+    distinct: distinct.length,
+    seconds,
+    perSecond: Math.round(distinct.length / seconds),
+    storeSeconds: (performance.now() - storing) / 1000,
+  };
+}
+
+/** Overlap of the top 10 with an exact brute-force scan of every vector matching the filters (rowids from a browse). */
+async function recallAt10(
+  dataDir: string,
+  container: ReturnType<typeof createContainer>,
+  q: string,
+  filters: ArticleFilters,
+): Promise<number> {
+  const [vector] = await container.embedder.embed([semanticText(q)], "query");
+  if (!vector) return 0;
+  const got = await container.index.nearest({ vector, model: container.embedder.model, filters, k: 10 });
+  // The exact answer: every matching article's id, from the index's own filter semantics (a browse of all of them).
+  const matching = new Set<string>();
+  const filtered = Object.keys(filters).length > 0;
+  if (filtered) {
+    for (let offset = 0; ; offset += 100) {
+      const page = await container.index.search({ filters, offset, limit: 100 });
+      for (const hit of page.hits) matching.add(hit.article.id);
+      if (page.hits.length < 100) break;
+    }
+  }
+  const best: Array<{ id: string; score: number }> = [];
+  const dir = join(dataDir, "index");
+  for (const file of readdirSync(dir).filter((f) => /^articles-\d{6}\.db$/.test(f))) {
+    const db = new Database(join(dir, file), { readonly: true });
+    const rows = db
+      .prepare("SELECT a.id, v.embedding FROM article_vectors v JOIN articles a ON a.rowid = v.rowid WHERE v.embedding IS NOT NULL")
+      .iterate() as Iterable<{ id: string; embedding: Buffer }>;
+    for (const row of rows) {
+      if (filtered && !matching.has(row.id)) continue;
+      const v = toVector(row.embedding);
+      let score = 0;
+      for (let d = 0; d < v.length; d++) score += (v[d] as number) * (vector[d] as number);
+      if (best.length < 10 || score > (best[9] as { score: number }).score) {
+        best.push({ id: row.id, score });
+        best.sort((a, b) => b.score - a.score);
+        best.length = Math.min(best.length, 10);
+      }
+    }
+    db.close();
+  }
+  const exact = new Set(best.map((b) => b.id));
+  // Ties (the corpus repeats texts) make several equally exact answers: a hit scoring as high as the 10th counts.
+  const floor = best[best.length - 1]?.score ?? 1;
+  const found = got.hits.filter((h) => exact.has(h.id) || h.score >= floor - 1e-6).length;
+  return Math.min(1, found / Math.max(1, best.length));
+}
+
+function row(name: string, path: string, total: number, latency: Latency, recall: number | undefined, partial: boolean): string {
+  return `| ${name} | \`${path}\` | ${total} | ${latency.p50.toFixed(1)} / ${latency.p99.toFixed(1)} | ${recall === undefined ? "" : recall.toFixed(2)} | ${partial} |`;
+}
+
+function filterQuery(filters: ArticleFilters | undefined): string {
+  return Object.entries(filters ?? {})
+    .map(([k, v]) => `&${k}=${encodeURIComponent(String(v))}`)
+    .join("");
+}
+
+await main();

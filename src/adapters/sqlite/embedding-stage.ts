@@ -1,0 +1,50 @@
+import type { EmbeddingBacklog, EmbeddingStage } from "../../ports/embedding-stage.js";
+import { besideModule, WorkerRpc } from "../threads/worker-rpc.js";
+import type { EmbeddingRequest, StepResult } from "./embedding-worker.js";
+import type { VectorStatus } from "./partition-vectors.js";
+
+// The embedding stage of the embedded shape: model and writes on a thread of
+// their own (embedding-worker.ts), started on the first call.
+
+export class SqliteEmbeddingStage implements EmbeddingStage {
+  private readonly thread: WorkerRpc<EmbeddingRequest, StepResult | VectorStatus | null>;
+
+  constructor(
+    readonly model: string,
+    modelDir: string,
+    private readonly months: () => string[],
+    private readonly pathOf: (month: string) => string,
+  ) {
+    this.thread = new WorkerRpc(
+      { module: besideModule(import.meta.url, "embedding-worker"), exportName: "serveEmbedding" },
+      "embedding thread",
+      { modelDir },
+    );
+  }
+
+  async backlog(): Promise<EmbeddingBacklog[]> {
+    const out: EmbeddingBacklog[] = [];
+    for (const month of this.months()) {
+      try {
+        const status = (await this.thread.call({ kind: "status", month, path: this.pathOf(month) })) as VectorStatus;
+        out.push(this.backlogOf(month, status));
+      } catch {
+        // Missing, locked or of another layout: nothing to embed there now.
+      }
+    }
+    return out;
+  }
+
+  async embedNext(month: string, max: number): Promise<{ embedded: number; backlog: EmbeddingBacklog }> {
+    const result = (await this.thread.call({ kind: "step", month, path: this.pathOf(month), max })) as StepResult;
+    return { embedded: result.embedded, backlog: this.backlogOf(month, result.status) };
+  }
+
+  private backlogOf(month: string, status: VectorStatus): EmbeddingBacklog {
+    return { month, articles: status.articles, embedded: status.model === this.model ? status.embedded : 0 };
+  }
+
+  async close(): Promise<void> {
+    await this.thread.close({ kind: "close" }).catch(() => undefined);
+  }
+}

@@ -1,0 +1,95 @@
+import { toArticle, toCompactArticle, type ArticleDetail } from "../../domain/article.js";
+import { ATTRIBUTION } from "../../domain/attribution.js";
+import type { Plan } from "../../domain/plans.js";
+import type { Embedder } from "../../ports/embedder.js";
+import type { IndexBackend, PartitionFailure } from "../../ports/index-backend.js";
+import type { SearchResponse } from "../../schemas/responses.js";
+import { candidateFacets } from "./candidate-facets.js";
+import { completeness, type Completeness } from "./coverage.js";
+import { rankByMeaning, type MeaningRanking } from "./meaning-ranking.js";
+import { applyPlanWindow } from "./plan-window.js";
+import { assertSomethingRead, QUERY_BUDGET_MS, type SearchOutcome } from "./search-articles.js";
+import type { ArticleSearchRequest } from "./search-request.js";
+
+// /search with `mode=semantic` or `mode=hybrid`: the candidate set of
+// meaning-ranking.ts, paged by offset. `total` is the size of that set and
+// `total_relation` is `approximate` (Pagination rule 4); a page past its end
+// is empty with `has_more: false`; facets count over the set.
+
+export async function searchByMeaning(
+  index: IndexBackend,
+  embedder: Embedder,
+  request: ArticleSearchRequest & { mode: "semantic" | "hybrid"; text: string },
+  plan: Plan,
+  nowMs: number,
+  budgetMs = QUERY_BUDGET_MS,
+): Promise<SearchOutcome> {
+  const window = applyPlanWindow(plan, request.filters.from, request.filters.to, nowMs);
+  if (request.keywords === undefined) throw new Error("a ranked search has keywords");
+  const ranking = await rankByMeaning(index, embedder, {
+    mode: request.mode,
+    text: request.text,
+    keywords: request.keywords,
+    filters: { ...request.filters, from: window.from, to: window.to },
+    budgetMs,
+  });
+  assertSomethingRead(ranking);
+  const page = ranking.ranked.slice(request.offset, request.offset + request.limit);
+  const wanted = request.facets ? ranking.ranked : page;
+  const docs = await documents(index, ranking, wanted.map((r) => r.id));
+  const results = page.flatMap((hit) => {
+    const doc = docs.get(hit.id);
+    if (doc === undefined) return [];
+    const score = Math.round(hit.score * 1_000_000) / 1_000_000;
+    return [request.view === "compact" ? toCompactArticle(doc, score) : { ...toArticle(doc), score }];
+  });
+  const { partial, coverage } = meaningCompleteness(ranking);
+  const body: SearchResponse = {
+    results,
+    total: ranking.ranked.length,
+    total_relation: "approximate",
+    offset: request.offset,
+    limit: request.limit,
+    has_more: request.offset + page.length < ranking.ranked.length,
+    mode: request.mode,
+    ...(request.facets
+      ? {
+          facets: candidateFacets(
+            wanted.flatMap((r) => docs.get(r.id) ?? []),
+            request.facets.fields,
+            request.facets.limit,
+          ),
+        }
+      : {}),
+    history_days: window.history_days,
+    from_clamped: window.from_clamped,
+    partial,
+    coverage,
+    attribution: ATTRIBUTION,
+  };
+  return { body };
+}
+
+/**
+ * Unreadable or unread indexes first (their coverage says what to do); else, when part of the range is not embedded
+ * yet, `field_unavailable`: the embedding is the field the ranking needs, and the answer covers only the embedded part.
+ */
+export function meaningCompleteness(ranking: Pick<MeaningRanking, "partitionsFailed" | "partitionsRead" | "unembedded">): Completeness {
+  const read = completeness(ranking.partitionsFailed, ranking.partitionsRead);
+  if (read.partial || !ranking.unembedded) return read;
+  return { partial: true, coverage: "field_unavailable" };
+}
+
+async function documents(index: IndexBackend, ranking: MeaningRanking, ids: string[]): Promise<Map<string, ArticleDetail>> {
+  const missing = ids.filter((id) => !ranking.docs.has(id));
+  const docs = new Map(ranking.docs);
+  if (missing.length === 0) return docs;
+  const loaded = await index.getArticles(missing);
+  addFailures(ranking.partitionsFailed, loaded.partitionsFailed);
+  for (const [id, doc] of loaded.articles) docs.set(id, doc);
+  return docs;
+}
+
+function addFailures(into: PartitionFailure[], more: readonly PartitionFailure[]): void {
+  for (const f of more) if (!into.some((g) => g.partition === f.partition)) into.push(f);
+}
