@@ -1,6 +1,9 @@
 import { toArticle, toCompactArticle, type ArticleDetail } from "../../domain/article.js";
 import { ATTRIBUTION } from "../../domain/attribution.js";
+import { passesCandidateCheck } from "../../domain/candidate-check.js";
+import { matchedLocations } from "../../domain/geo-area.js";
 import type { Plan } from "../../domain/plans.js";
+import { CANDIDATE_BATCH, type CandidateCheck } from "../../domain/search-query.js";
 import type { Embedder } from "../../ports/embedder.js";
 import type { IndexBackend, PartitionFailure } from "../../ports/index-backend.js";
 import type { SearchResponse } from "../../schemas/responses.js";
@@ -10,11 +13,15 @@ import { rankByMeaning, type MeaningRanking } from "./meaning-ranking.js";
 import { applyPlanWindow } from "./plan-window.js";
 import { assertSomethingRead, QUERY_BUDGET_MS, type SearchOutcome } from "./search-articles.js";
 import type { ArticleSearchRequest } from "./search-request.js";
+import { withSignalThreshold } from "./signal-percentile.js";
 
 // /search with `mode=semantic` or `mode=hybrid`: the candidate set of
 // meaning-ranking.ts, paged by offset. `total` is the size of that set and
 // `total_relation` is `approximate` (Pagination rule 4); a page past its end
-// is empty with `has_more: false`; facets count over the set.
+// is empty with `has_more: false`; facets count over the set. Every shared
+// filter holds: the exact ones and signal bounds select what is ranked,
+// `signal_percentile_min` sets its bound first, and the geographic and amount
+// filters check the ranked set.
 
 export async function searchByMeaning(
   index: IndexBackend,
@@ -26,31 +33,42 @@ export async function searchByMeaning(
 ): Promise<SearchOutcome> {
   const window = applyPlanWindow(plan, request.filters.from, request.filters.to, nowMs);
   if (request.keywords === undefined) throw new Error("a ranked search has keywords");
-  const ranking = await rankByMeaning(index, embedder, {
+  let filters = { ...request.filters, from: window.from, to: window.to };
+  // signal_percentile_min: the threshold over the articles the filters match (meaning ranks them, not q's words),
+  // then a lower bound like signal_min.
+  const pass = request.percentile ? await withSignalThreshold(index, { filters, budgetMs }, request.percentile) : undefined;
+  if (pass) filters = pass.query.filters;
+  let ranking = await rankByMeaning(index, embedder, {
     mode: request.mode,
     text: request.text,
     keywords: request.keywords,
-    filters: { ...request.filters, from: window.from, to: window.to },
+    filters,
     budgetMs,
   });
   assertSomethingRead(ranking);
-  const page = ranking.ranked.slice(request.offset, request.offset + request.limit);
-  const wanted = request.facets ? ranking.ranked : page;
+  addFailures(ranking.partitionsFailed, pass?.failed ?? []);
+  const checked = request.check ? await checkRanking(index, ranking, request.check) : undefined;
+  if (checked) ranking = checked.ranking;
+  const { ranked } = ranking;
+  const page = ranked.slice(request.offset, request.offset + request.limit);
+  const wanted = request.facets ? ranked : page;
   const docs = await documents(index, ranking, wanted.map((r) => r.id));
+  const area = request.check?.area;
   const results = page.flatMap((hit) => {
     const doc = docs.get(hit.id);
     if (doc === undefined) return [];
     const score = Math.round(hit.score * 1_000_000) / 1_000_000;
-    return [request.view === "compact" ? toCompactArticle(doc, score) : { ...toArticle(doc), score }];
+    if (request.view === "compact") return [toCompactArticle(doc, score)];
+    return [{ ...toArticle(doc), score, ...(area ? { matched_locations: matchedLocations(doc.location_details, area) } : {}) }];
   });
   const { partial, coverage } = meaningCompleteness(ranking);
   const body: SearchResponse = {
     results,
-    total: ranking.ranked.length,
+    total: ranked.length,
     total_relation: "approximate",
     offset: request.offset,
     limit: request.limit,
-    has_more: request.offset + page.length < ranking.ranked.length,
+    has_more: request.offset + page.length < ranked.length,
     mode: request.mode,
     ...(request.facets
       ? {
@@ -61,13 +79,34 @@ export async function searchByMeaning(
           ),
         }
       : {}),
+    ...(pass ? { signal_threshold: pass.threshold } : {}),
     history_days: window.history_days,
     from_clamped: window.from_clamped,
     partial,
     coverage,
     attribution: ATTRIBUTION,
   };
-  return { body };
+  // The candidate set is checked in batches of CANDIDATE_BATCH (one credit each, spec section 8).
+  return checked ? { body, candidateBatches: checked.batches } : { body };
+}
+
+/**
+ * The candidates that pass the geographic and amount filters, read from their
+ * own records, and the batches of CANDIDATE_BATCH checked (one credit each,
+ * spec section 8). The whole set is checked: it is at most
+ * SEMANTIC_DEPTH + KEYWORD_DEPTH, within the spec's 2,000.
+ */
+export async function checkRanking(
+  index: IndexBackend,
+  ranking: MeaningRanking,
+  check: CandidateCheck,
+): Promise<{ ranking: MeaningRanking; batches: number }> {
+  const docs = await documents(index, ranking, ranking.ranked.map((r) => r.id));
+  const ranked = ranking.ranked.filter((r) => {
+    const doc = docs.get(r.id);
+    return doc !== undefined && passesCandidateCheck(doc, check);
+  });
+  return { ranking: { ...ranking, ranked, docs }, batches: Math.max(1, Math.ceil(ranking.ranked.length / CANDIDATE_BATCH)) };
 }
 
 /**

@@ -11,7 +11,7 @@ import type { StoryIndex, StoryMatch, StoryMatches, StoryQuery } from "../../por
 import type { StoriesResponse, StoryItem } from "../../schemas/responses.js";
 import { mergeFailures } from "../search/coverage.js";
 import { rankByMeaning, type MeaningRanking } from "../search/meaning-ranking.js";
-import { meaningCompleteness } from "../search/search-by-meaning.js";
+import { checkRanking, meaningCompleteness } from "../search/search-by-meaning.js";
 import { applyPlanWindow } from "../search/plan-window.js";
 import { assertSomethingRead, QUERY_BUDGET_MS } from "../search/search-articles.js";
 import { STORY_SOURCES_CAP } from "./get-story.js";
@@ -90,7 +90,9 @@ export async function listStories(
       budgetMs,
     });
     unembedded = ranking.unembedded;
-    matches = await storiesOfCandidates(index, ranking, order, reach);
+    const checked = request.check ? await checkRanking(deps.index, ranking, request.check) : undefined;
+    if (checked) options.onCandidateBatches?.(checked.batches);
+    matches = await storiesOfCandidates(index, checked?.ranking ?? ranking, order, reach);
   } else {
     // Sorting by size needs every matching story's size; the index gives the first ones, sized within the plan's reach.
     matches =
