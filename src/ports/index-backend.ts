@@ -124,6 +124,8 @@ export interface AggregateQuery {
   interval: Interval;
   /** Distinct stories and distinct publishers per bucket, beside the article count. */
   metrics: { stories: boolean; outlets: boolean };
+  /** Signal metrics: per bucket, each signal's mean and nearest-rank `percentile` over the matches carrying it. */
+  signals?: { names: SignalName[]; percentile: number };
   budgetMs?: number;
 }
 
@@ -136,6 +138,8 @@ export interface AggregateRow {
   /** Earliest and latest published_at among the bucket's matches (null when none carries one). */
   first: string | null;
   last: string | null;
+  /** With `signals`: each signal carried by a match in the bucket, its mean and percentile (exact across indexes). */
+  signals?: Partial<Record<SignalName, { mean: number; percentile: number }>>;
   /** Monthly indexes that held matches in this bucket: distinct counts from more than one are summed. */
   indexes: number;
 }

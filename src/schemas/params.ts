@@ -237,7 +237,7 @@ export const Params = {
 /**
  * The exact-match filters (spec section 4) this index serves, one per
  * FILTER_FIELDS entry (checked below), the derived `event_type` and `signal`
- * included. `entity_id` is not served yet (an unknown parameter until it is).
+ * included.
  */
 const EXACT_FILTERS = {
   source: Type.Optional(Params.source),

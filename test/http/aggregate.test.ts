@@ -200,14 +200,50 @@ describe("GET /aggregate", () => {
       "invalid_parameter",
     );
     expect(metric.detail).toMatch(/people/);
-    const signal = await expectError(
-      await server.get("/aggregate?interval=day&metrics=signal:conflict"),
-      400,
-      "invalid_parameter",
-    );
-    expect(signal.detail).toMatch(/signal metrics are not served/);
+    const signal = await expectError(await server.get("/aggregate?interval=day&metrics=signal:conflicts"), 400, "unknown_signal");
+    expect(signal.detail).toMatch(/signal:conflict'/);
     for (const name of ["near", "radius_km", "bbox", "amount_min", "amount_max", "offset", "facets"]) {
       await expectError(await server.get(`/aggregate?interval=day&${name}=1`), 400, "unknown_parameter");
+    }
+  });
+});
+
+describe("GET /aggregate signal metrics", () => {
+  /** Every article /search finds for the query, all pages. */
+  async function everyArticle(query: string): Promise<Array<{ signals?: { risk_context: Record<string, number> } }>> {
+    const all: Array<{ signals?: { risk_context: Record<string, number> } }> = [];
+    for (let offset = 0; ; offset += 100) {
+      const page = await json<{ results: typeof all; has_more: boolean }>(
+        await server.get(`/search?${query}&limit=100&offset=${offset}`),
+      );
+      all.push(...page.results);
+      if (!page.has_more) return all;
+    }
+  }
+
+  it("a signal's mean and nearest-rank percentile per bucket equal those computed from the articles themselves", async () => {
+    const window = "from=20230702000000&to=2023-07-02";
+    const values = (await everyArticle(`signal=conflict&${window}`))
+      .map((a) => a.signals?.risk_context.conflict)
+      .filter((v): v is number => v !== undefined)
+      .sort((a, b) => a - b);
+    expect(values.length).toBeGreaterThan(10);
+    const rank = Math.ceil((75 * values.length) / 100 - 1e-9);
+    const mean = values.reduce((sum, v) => sum + v, 0) / values.length;
+    const body = await aggregate(`interval=all&${window}&metrics=signal:conflict,stories&percentile=75`);
+    expect(body.percentile).toBe(75);
+    const bucket = body.buckets[0] as Bucket & { signals: Record<string, { mean: number; percentile: number }> };
+    expect(bucket.signals.conflict?.percentile).toBeCloseTo(values[rank - 1] as number, 9);
+    expect(bucket.signals.conflict?.mean).toBeCloseTo(mean, 3);
+    // Signal bounds filter the series like any other filter.
+    const bounded = await aggregate(`interval=all&${window}&signal=conflict&signal_min=${values[rank - 1]}`);
+    expect(bounded.total).toBe(values.filter((v) => v >= (values[rank - 1] as number)).length);
+  });
+
+  it("a bucket where no match carries the signal reports nulls", async () => {
+    const body = await aggregate("interval=day&from=2023-06-01&to=2023-06-02&metrics=signal:cyber_incident");
+    for (const bucket of body.buckets as Array<Bucket & { signals: Record<string, unknown> }>) {
+      if (bucket.articles === 0) expect(bucket.signals.cyber_incident).toEqual({ mean: null, percentile: null });
     }
   });
 });

@@ -18,6 +18,8 @@ export interface AggregatePartRow {
   /** Earliest and latest published_at among the bucket's matches (null when none carries one). */
   first: string | null;
   last: string | null;
+  /** With signal metrics: per signal code, the intensities of the matches carrying it. */
+  signals?: Record<number, number[]>;
 }
 
 /** SQL of a bucket's start from `p` (published_at), with what pads it to 14 digits. */
@@ -68,7 +70,7 @@ export function aggregatePart(
   partition: ArticlePartition,
   search: PartitionSearch,
   interval: Interval,
-  metrics: { stories: boolean; outlets: boolean },
+  metrics: { stories: boolean; outlets: boolean; signals?: readonly number[] },
 ): AggregatePartRow[] {
   const params: Params = {};
   const bucket = BUCKET_SQL[interval];
@@ -86,5 +88,31 @@ export function aggregatePart(
   const rows = partition.statements
     .get(`SELECT ${bucket.sql} AS bucket, ${columns.join(", ")} FROM (${matches}) GROUP BY 1`)
     .all(params) as AggregatePartRow[];
+  if (metrics.signals !== undefined && metrics.signals.length > 0) addSignalValues(partition, search, interval, metrics.signals, rows);
   return rows.map((row) => ({ ...row, bucket: row.bucket === "" ? "" : `${row.bucket}${bucket.pad}` }));
+}
+
+/** Per bucket, the intensities of the signals `codes` among the matches carrying them (signal metrics' mean and percentile). */
+function addSignalValues(
+  partition: ArticlePartition,
+  search: PartitionSearch,
+  interval: Interval,
+  codes: readonly number[],
+  rows: AggregatePartRow[],
+): void {
+  const params: Params = { codes: JSON.stringify(codes) };
+  const matches = matchSet(search, params, "a.published_at AS p, a.rowid AS article");
+  const byBucket = new Map(rows.map((row) => [row.bucket, row]));
+  const sql = `SELECT ${BUCKET_SQL[interval].sql} AS bucket, s.signal AS code, s.value AS value FROM (${matches}) m
+    JOIN signal_values s ON s.article = m.article WHERE s.signal IN (SELECT value FROM json_each(@codes))`;
+  for (const { bucket, code, value } of partition.statements.get(sql).iterate(params) as Iterable<{
+    bucket: string;
+    code: number;
+    value: number;
+  }>) {
+    const row = byBucket.get(bucket);
+    if (row === undefined) continue;
+    row.signals ??= {};
+    (row.signals[code] ??= []).push(value);
+  }
 }

@@ -125,7 +125,7 @@ export interface ReadJobs {
   count: { args: Record<string, never>; result: number };
   entitySpellings: { args: Parameters<typeof entitySpellingsPart>[1]; result: EntitySpellingsPart };
   aggregate: {
-    args: QueryArgs & { interval: Interval; metrics: { stories: boolean; outlets: boolean } };
+    args: QueryArgs & { interval: Interval; metrics: { stories: boolean; outlets: boolean; signals?: number[] } };
     result: { rows: AggregatePartRow[]; fieldUnavailable?: true };
   };
   /** Semantic ranking (partition-nearest.ts): the `k` filter matches nearest `vector`. */

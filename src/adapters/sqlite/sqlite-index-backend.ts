@@ -27,7 +27,7 @@ import type {
   RebuildProgress,
   WriteResult,
 } from "../../ports/index-backend.js";
-import { signalCode, type SignalName } from "../../domain/vocabularies/signals-v1.js";
+import { signalCode, signalOfCode, type SignalName } from "../../domain/vocabularies/signals-v1.js";
 import type {
   LargestStories,
   StoryIndex,
@@ -728,14 +728,23 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
   async aggregate(query: AggregateQuery): Promise<AggregateResult> {
     const match = query.keywords ? toFtsMatch(query.keywords) : undefined;
     const args: QueryArgs = match === undefined ? { filters: query.filters } : { filters: query.filters, match };
+    const codes = (query.signals?.names ?? []).map(signalCode);
+    const metrics = codes.length > 0 ? { ...query.metrics, signals: codes } : query.metrics;
     const rows = new Map<string, AggregateRow>();
+    // Each signal's intensities per bucket, gathered from every index: the percentile is exact across indexes.
+    const values = new Map<string, Map<number, number[]>>();
     const walk = await walkPartitions(
       this.pool,
       this.monthsFor(query),
       { lane: "heavy", budgetMs: query.budgetMs, startedMs: Date.now() },
-      (month) => ({ job: "aggregate", month, args: { ...args, interval: query.interval, metrics: query.metrics } }),
+      (month) => ({ job: "aggregate", month, args: { ...args, interval: query.interval, metrics } }),
       (_month, part) => {
-        for (const row of part.rows) {
+        for (const { signals, ...row } of part.rows) {
+          if (signals !== undefined) {
+            const bucket = values.get(row.bucket) ?? new Map<number, number[]>();
+            values.set(row.bucket, bucket);
+            for (const [code, list] of Object.entries(signals)) bucket.set(Number(code), [...(bucket.get(Number(code)) ?? []), ...list]);
+          }
           const seen = rows.get(row.bucket);
           if (seen === undefined) {
             rows.set(row.bucket, { ...row, indexes: 1 });
@@ -750,6 +759,19 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
         }
       },
     );
+    const percentile = query.signals?.percentile ?? 50;
+    for (const [bucket, bySignal] of values) {
+      const row = rows.get(bucket);
+      if (row === undefined) continue;
+      row.signals = {};
+      for (const [code, list] of bySignal) {
+        const name = signalOfCode(code);
+        if (name === undefined || list.length === 0) continue;
+        const sorted = Float64Array.from(list).sort();
+        const mean = sorted.reduce((sum, v) => sum + v, 0) / sorted.length;
+        row.signals[name] = { mean, percentile: nearestRank(sorted, percentile) as number };
+      }
+    }
     return { rows: [...rows.values()], partitionsRead: readOf(walk), partitionsFailed: walk.failed };
   }
 

@@ -6,6 +6,8 @@ import { ApiError } from "../../shared/api-error.js";
 import { toStamp } from "../../shared/timestamps.js";
 import { applyPlanWindow, type Window } from "../search/plan-window.js";
 import { filtersOf, keywordsOf, type ListParams } from "../search/search-request.js";
+import { signalRangesOf } from "../search/signal-filters.js";
+import type { SignalName } from "../../domain/vocabularies/signals-v1.js";
 import { checkSignalMetric } from "./signal-metrics.js";
 
 // GET /aggregate's parameters, checked before any work: the metrics, the
@@ -15,7 +17,7 @@ export interface AggregateMetrics {
   stories: boolean;
   outlets: boolean;
   /** `signal:<name>` metrics, by name. */
-  signals: string[];
+  signals: SignalName[];
 }
 
 export interface AggregateRequest {
@@ -35,6 +37,8 @@ export type AggregateParams = ListParams & { interval: Interval; metrics?: strin
 export function toAggregateRequest(params: AggregateParams, plan: Plan, nowMs: number): AggregateRequest {
   const keywords = params.q === undefined ? undefined : keywordsOf(params.q);
   const filters = filtersOf(params);
+  const { ranges } = signalRangesOf(params);
+  if (ranges.length > 0) filters.signal_ranges = ranges;
   const { names, metrics } = metricsOf(params.metrics);
   const to = filters.to ?? toStamp(nowMs);
   const window = applyPlanWindow(plan, filters.from, to, nowMs);

@@ -1,6 +1,7 @@
 import { bucketsOf } from "../../domain/aggregate/buckets.js";
 import { ATTRIBUTION } from "../../domain/attribution.js";
-import type { AggregateQuery, IndexBackend } from "../../ports/index-backend.js";
+import type { SignalName } from "../../domain/vocabularies/signals-v1.js";
+import type { AggregateQuery, AggregateRow, IndexBackend } from "../../ports/index-backend.js";
 import type { AggregateBucket, AggregateResponse } from "../../schemas/aggregate-responses.js";
 import { completeness } from "../search/coverage.js";
 import { assertSomethingRead, QUERY_BUDGET_MS } from "../search/search-articles.js";
@@ -18,6 +19,8 @@ export async function aggregateSeries(index: IndexBackend, request: AggregateReq
     metrics: { stories: request.metrics.stories, outlets: request.metrics.outlets },
     budgetMs: QUERY_BUDGET_MS,
   };
+  const signals = request.metrics.signals;
+  if (signals.length > 0) query.signals = { names: signals, percentile: request.percentile };
   if (request.keywords) query.keywords = request.keywords;
   const result = await index.aggregate(query);
   assertSomethingRead(result);
@@ -33,6 +36,7 @@ export async function aggregateSeries(index: IndexBackend, request: AggregateReq
       articles: row?.articles ?? 0,
       ...(request.metrics.stories ? { stories: row?.stories ?? 0 } : {}),
       ...(request.metrics.outlets ? { outlets: row?.outlets ?? 0 } : {}),
+      ...(signals.length > 0 ? { signals: signalStats(signals, row?.signals) } : {}),
       approximate: distinct && (row?.indexes ?? 0) > 1,
     };
   });
@@ -42,6 +46,7 @@ export async function aggregateSeries(index: IndexBackend, request: AggregateReq
     from: from ?? null,
     to,
     metrics: request.metricNames,
+    ...(signals.length > 0 ? { percentile: request.percentile } : {}),
     buckets,
     total: buckets.reduce((sum, b) => sum + b.articles, 0),
     approximate: buckets.some((b) => b.approximate),
@@ -51,4 +56,17 @@ export async function aggregateSeries(index: IndexBackend, request: AggregateReq
     coverage,
     attribution: ATTRIBUTION,
   };
+}
+
+/** Each signal asked for, its mean (rounded to 4 decimals) and percentile in the bucket; null where no match carries it. */
+function signalStats(
+  names: readonly SignalName[],
+  found: AggregateRow["signals"],
+): Record<string, { mean: number | null; percentile: number | null }> {
+  const out: Record<string, { mean: number | null; percentile: number | null }> = {};
+  for (const name of names) {
+    const stat = found?.[name];
+    out[name] = stat ? { mean: Math.round(stat.mean * 10_000) / 10_000, percentile: stat.percentile } : { mean: null, percentile: null };
+  }
+  return out;
 }

@@ -1,18 +1,17 @@
+import { isSignalName, SIGNAL_NAMES, type SignalName } from "../../domain/vocabularies/signals-v1.js";
 import { ApiError } from "../../shared/api-error.js";
+import { closestName } from "../../shared/closest-name.js";
 
-// `signal:<name>` metrics of GET /aggregate: a signal's mean and percentile per
-// bucket. They need the signal vocabulary (signals-v1) and the signal values
-// each monthly index keeps, which this index does not hold yet. This is the
-// one place that admits a signal metric: once the vocabulary is served, check
-// the name against it here (an unknown name is `unknown_signal`) and compute
-// the bucket values beside the article counts (AggregateQuery, AggregateBucket
-// `signals`).
+// `signal:<name>` metrics of GET /aggregate: per bucket, a signal's mean and
+// its `percentile` (nearest rank) over the matching articles carrying it. The
+// name is one of the published signals (signals-v1); another is
+// `unknown_signal`, as in `signal` and `signals` (spec section 4, rule 2).
 
-/** The signal name of a `signal:<name>` metric, once it can be served. */
-export function checkSignalMetric(name: string): string {
+export function checkSignalMetric(name: string): SignalName {
+  if (isSignalName(name)) return name;
   throw new ApiError(
-    "invalid_parameter",
-    `'metrics' asks for signal:${name.slice(0, 100)}, but signal metrics are not served by this index yet: use stories and outlets.`,
+    "unknown_signal",
+    `'metrics' asks for signal:${name.slice(0, 100)}, which is not a published signal. Did you mean 'signal:${closestName(name, SIGNAL_NAMES)}'? Signals: ${SIGNAL_NAMES.join(", ")}.`,
     { parameter: "metrics" },
   );
 }
