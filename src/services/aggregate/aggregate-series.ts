@@ -12,9 +12,6 @@ import type { AggregateRequest } from "./aggregate-request.js";
 // precede it) sums their distinct stories and outlets, and says so.
 
 export async function aggregateSeries(index: IndexBackend, request: AggregateRequest): Promise<AggregateResponse> {
-  const { from, to } = request.window;
-  // The window is empty: it ends before the plan's reach (`from_clamped` says so) or starts after now.
-  const empty = from !== undefined && from > to;
   const query: AggregateQuery = {
     filters: request.filters,
     interval: request.interval,
@@ -22,12 +19,13 @@ export async function aggregateSeries(index: IndexBackend, request: AggregateReq
     budgetMs: QUERY_BUDGET_MS,
   };
   if (request.keywords) query.keywords = request.keywords;
-  const result = empty ? { rows: [], partitionsRead: [], partitionsFailed: [] } : await index.aggregate(query);
+  const result = await index.aggregate(query);
   assertSomethingRead(result);
 
   const distinct = request.metrics.stories || request.metrics.outlets;
   const byStart = new Map(result.rows.map((row) => [row.bucket, row]));
-  const buckets = (empty ? [] : bucketsOf(from ?? "", to, request.interval)).map(({ start, end }): AggregateBucket => {
+  const { from, to } = request.window;
+  const buckets = bucketsOf(from ?? "", to, request.interval).map(({ start, end }): AggregateBucket => {
     const row = byStart.get(request.interval === "all" ? "" : start);
     return {
       start: start === "" ? null : start,
