@@ -166,6 +166,11 @@ describe("GET /aggregate", () => {
     expect(free.from_clamped).toBe(false);
     const clamped = await aggregate("interval=month&from=2020-01-01", server.keys.free);
     expect(clamped.from_clamped).toBe(true);
+    // A window that ends before the plan's reach is clamped to nothing: an empty series, never a refusal.
+    const before = await aggregate("interval=day&from=2020-01-01&to=2020-02-01", server.keys.free);
+    expect(before).toMatchObject({ buckets: [], total: 0, from_clamped: true, coverage: "complete" });
+    const future = await aggregate("interval=all&from=2099-01-01");
+    expect(future).toMatchObject({ buckets: [], total: 0 });
     const whole = await aggregate("interval=all");
     expect(whole.from).toBeNull();
     expect(whole.buckets[0]?.start).toBeNull();

@@ -48,10 +48,8 @@ export function toAggregateRequest(params: AggregateParams, plan: Plan, nowMs: n
     const earliest = startOfLast(MAX_BUCKETS, to, params.interval);
     if (from === undefined || from < earliest) from = earliest;
   }
-  if (from !== undefined && from > to) {
-    throw invalid("from", `'to' (${to}) is before the plan's reach (${from}): nothing can be counted.`);
-  }
-  if (from !== undefined) {
+  // A window that ends before the plan's reach (or a `from` after now) is empty, not refused (aggregate-series.ts).
+  if (from !== undefined && from <= to) {
     const count = bucketCount(from, to, params.interval);
     if (count > MAX_BUCKETS) {
       throw invalid(

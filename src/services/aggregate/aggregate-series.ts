@@ -13,6 +13,9 @@ import type { AggregateRequest } from "./aggregate-request.js";
 // precede it) sums their distinct stories and outlets, and says so.
 
 export async function aggregateSeries(index: IndexBackend, request: AggregateRequest): Promise<AggregateResponse> {
+  const { from, to } = request.window;
+  // The window is empty: it ends before the plan's reach (`from_clamped` says so) or starts after now.
+  const empty = from !== undefined && from > to;
   const query: AggregateQuery = {
     filters: request.filters,
     interval: request.interval,
@@ -22,13 +25,12 @@ export async function aggregateSeries(index: IndexBackend, request: AggregateReq
   const signals = request.metrics.signals;
   if (signals.length > 0) query.signals = { names: signals, percentile: request.percentile };
   if (request.keywords) query.keywords = request.keywords;
-  const result = await index.aggregate(query);
+  const result = empty ? { rows: [], partitionsRead: [], partitionsFailed: [] } : await index.aggregate(query);
   assertSomethingRead(result);
 
   const distinct = request.metrics.stories || request.metrics.outlets;
   const byStart = new Map(result.rows.map((row) => [row.bucket, row]));
-  const { from, to } = request.window;
-  const buckets = bucketsOf(from ?? "", to, request.interval).map(({ start, end }): AggregateBucket => {
+  const buckets = (empty ? [] : bucketsOf(from ?? "", to, request.interval)).map(({ start, end }): AggregateBucket => {
     const row = byStart.get(request.interval === "all" ? "" : start);
     return {
       start: start === "" ? null : start,
