@@ -224,6 +224,22 @@ describe("webhook delivery", () => {
   });
 });
 
+describe("a watch whose key is revoked", () => {
+  it("pauses and stays paused, charging nothing: a watch does not move keys", async () => {
+    const issued = await server.container.accounts.issueKey(`revoked-${clock.now()}`, "build");
+    const created = await createWatch(server, { q: CHILLIES_Q, interval_minutes: 15 }, issued.key);
+    const id = String(created.id);
+    await server.container.accounts.revokeKey(issued.record.key_id);
+    const other = (await server.container.accounts.issueKey(issued.tenant.name, undefined)).key;
+    for (let i = 0; i < 2; i++) {
+      expect((await jobs().runner.runDue()).find((r) => r.watch_id === id)).toMatchObject({ outcome: "paused_key" });
+      clock.advance(15 * MINUTE);
+    }
+    // The account's other key sees it paused, with nothing run.
+    expect(await json(await server.get(`/watches/${id}`, other))).toMatchObject({ status: "paused_key", last_run_at: null });
+  });
+});
+
 describe("webhook addresses", () => {
   it.each([
     ["http://hooks.example.com/in", "https"],
