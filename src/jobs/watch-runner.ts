@@ -111,7 +111,7 @@ export class WatchRunner {
         kind: step.kind,
         watch_id: watch.id,
         recorded_at: recordedAt,
-        occurred_at: story.published_at,
+        occurred_at: (await this.newestPublished(story.story_id)) ?? story.published_at,
         story_id: story.story_id,
         title: story.title,
         url: story.url,
@@ -139,6 +139,19 @@ export class WatchRunner {
       deliverAtMs: nowMs,
     });
     return { watch_id: watch.id, outcome: complete ? "complete" : "incomplete", recorded: recorded?.length ?? 0 };
+  }
+
+  /**
+   * `occurred_at` (spec 02, section 6, rule 5): the publication time of the story's newest article as the
+   * event is recorded. Read for events only; when the index cannot say, the listed article's time stands in.
+   */
+  private async newestPublished(storyId: string): Promise<string | undefined> {
+    try {
+      const found = await this.deps.stories.storyOverview(storyId, {}, { limit: 1, sources: 1 });
+      return found.story?.listed[0]?.published_at ?? undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   private async pause(watch: WatchRecord, status: WatchStatus, nextMs: number): Promise<RunReport> {

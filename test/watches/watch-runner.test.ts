@@ -67,6 +67,9 @@ describe("watch runs", () => {
     // Event ids begin with recorded_at (the time the recording run was due).
     for (const e of events) expect(e.id.startsWith(e.recorded_at as string)).toBe(true);
     expect(events[1]?.id).toBe(`20230702161500-story_growth-${story}-5`);
+    // occurred_at: the publication time of the story's newest article when recorded (the reports of 16:10).
+    expect(events[1]?.occurred_at).toBe("20230702161000");
+    expect(events[0]?.occurred_at).toBe("20230702155500");
 
     const watch = await json(await server.get(`/watches/${id}`));
     expect(watch).toMatchObject({ status: "active", consecutive_incomplete: 0, last_run_at: "20230702171500", next_run_at: "20230702173000" });
