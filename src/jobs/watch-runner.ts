@@ -104,7 +104,8 @@ export class WatchRunner {
     const events: WatchEvent[] = [];
     for (const story of stories) {
       const step = stepStory(known.get(story.story_id), { outlets: story.outlets }, watch.minimum_outlets, watch.notify_on);
-      if (step.memory !== undefined) states.push({ story_id: story.story_id, outlets: step.memory.outlets, last_seen_at: runStart });
+      if (step.memory !== undefined)
+        states.push({ story_id: story.story_id, outlets: step.memory.outlets, last_seen_at: runStart });
       if (step.kind === "none" || !step.notify) continue;
       const event: WatchEvent = {
         id: eventId(recordedAt, step.kind, story.story_id, story.outlets),
@@ -118,7 +119,8 @@ export class WatchRunner {
         count: story.count,
         outlets: story.outlets,
       };
-      if (step.kind === "story_growth") Object.assign(event, { previous_outlets: step.previous_outlets, current_outlets: story.outlets });
+      if (step.kind === "story_growth")
+        Object.assign(event, { previous_outlets: step.previous_outlets, current_outlets: story.outlets });
       events.push(event);
     }
     const complete = answer !== undefined && !answer.partial;
