@@ -14,9 +14,11 @@ describe("watch settings", () => {
     expect(config.webhookTestHost).toBeUndefined();
     expect(config.webhookTestCaFile).toBeUndefined();
     expect(() => loadConfig({ NEWSINDEX_WEBHOOK_TEST_HOST: "localhost" })).toThrow(/together/);
-    expect(loadConfig({ NEWSINDEX_WEBHOOK_TEST_HOST: "localhost", NEWSINDEX_WEBHOOK_TEST_CA_FILE: "/tmp/ca.pem" })).toMatchObject({
-      webhookTestHost: "localhost",
-      webhookTestCaFile: "/tmp/ca.pem",
-    });
+    expect(loadConfig({ NEWSINDEX_WEBHOOK_TEST_HOST: "localhost", NEWSINDEX_WEBHOOK_TEST_CA_FILE: "/tmp/ca.pem" })).toMatchObject(
+      {
+        webhookTestHost: "localhost",
+        webhookTestCaFile: "/tmp/ca.pem",
+      },
+    );
   });
 });

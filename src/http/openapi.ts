@@ -81,9 +81,19 @@ const WATCH_WEBHOOKS: JsonObject = {
       description:
         "One POST per recorded event, retried after 1, 5 and 25 minutes until a 2xx. Verify `x-service-signature` (`sha256=` and the hex HMAC-SHA256 of the raw body under the watch's `webhook_secret`) before trusting the body; deduplicate on `x-service-delivery`. See /docs/watches.md.",
       parameters: [
-        { name: "x-service-event", in: "header", required: true, schema: { type: "string", enum: ["new_story", "story_growth"] } },
+        {
+          name: "x-service-event",
+          in: "header",
+          required: true,
+          schema: { type: "string", enum: ["new_story", "story_growth"] },
+        },
         { name: "x-service-delivery", in: "header", required: true, schema: { type: "string" } },
-        { name: "x-service-signature", in: "header", required: true, schema: { type: "string", pattern: "^sha256=[0-9a-f]{64}$" } },
+        {
+          name: "x-service-signature",
+          in: "header",
+          required: true,
+          schema: { type: "string", pattern: "^sha256=[0-9a-f]{64}$" },
+        },
       ],
       requestBody: { required: true, content: { "application/json": { schema: { $ref: "#/components/schemas/WatchWebhook" } } } },
       responses: { "2XX": { description: "Received. Any other answer (or none within 10 s) is a failed attempt." } },

@@ -104,21 +104,23 @@ export class WatchRunner {
     const events: WatchEvent[] = [];
     for (const story of stories) {
       const step = stepStory(known.get(story.story_id), { outlets: story.outlets }, watch.minimum_outlets, watch.notify_on);
-      if (step.memory !== undefined) states.push({ story_id: story.story_id, outlets: step.memory.outlets, last_seen_at: runStart });
+      if (step.memory !== undefined)
+        states.push({ story_id: story.story_id, outlets: step.memory.outlets, last_seen_at: runStart });
       if (step.kind === "none" || !step.notify) continue;
       const event: WatchEvent = {
         id: eventId(recordedAt, step.kind, story.story_id, story.outlets),
         kind: step.kind,
         watch_id: watch.id,
         recorded_at: recordedAt,
-        occurred_at: story.published_at,
+        occurred_at: (await this.newestPublished(story.story_id)) ?? story.published_at,
         story_id: story.story_id,
         title: story.title,
         url: story.url,
         count: story.count,
         outlets: story.outlets,
       };
-      if (step.kind === "story_growth") Object.assign(event, { previous_outlets: step.previous_outlets, current_outlets: story.outlets });
+      if (step.kind === "story_growth")
+        Object.assign(event, { previous_outlets: step.previous_outlets, current_outlets: story.outlets });
       events.push(event);
     }
     const complete = answer !== undefined && !answer.partial;
@@ -139,6 +141,19 @@ export class WatchRunner {
       deliverAtMs: nowMs,
     });
     return { watch_id: watch.id, outcome: complete ? "complete" : "incomplete", recorded: recorded?.length ?? 0 };
+  }
+
+  /**
+   * `occurred_at` (spec 02, section 6, rule 5): the publication time of the story's newest article as the
+   * event is recorded. Read for events only; when the index cannot say, the listed article's time stands in.
+   */
+  private async newestPublished(storyId: string): Promise<string | undefined> {
+    try {
+      const found = await this.deps.stories.storyOverview(storyId, {}, { limit: 1, sources: 1 });
+      return found.story?.listed[0]?.published_at ?? undefined;
+    } catch {
+      return undefined;
+    }
   }
 
   private async pause(watch: WatchRecord, status: WatchStatus, nextMs: number): Promise<RunReport> {

@@ -343,12 +343,14 @@ export const WatchParams = {
     description: "Return events older than this event id: pass the previous page's `next_after`.",
   }),
   events_limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "Events per page, 1 to 100." }),
-  label: Type.String({ maxLength: 200, description: "Free text to recognise the watch by. Not a filter: `name` is the proper-name filter." }),
+  label: Type.String({
+    maxLength: 200,
+    description: "Free text to recognise the watch by. Not a filter: `name` is the proper-name filter.",
+  }),
   interval_minutes: Type.Integer({
     minimum: 1,
     maximum: 1440,
-    description:
-      "Minutes between runs, whole, from the plan's floor (free 60, build 15, scale 5, archive 1) to 1440.",
+    description: "Minutes between runs, whole, from the plan's floor (free 60, build 15, scale 5, archive 1) to 1440.",
     "x-expected": "whole minutes from the plan's floor (free 60, build 15, scale 5, archive 1) to 1440",
   }),
   minimum_outlets: Type.Integer({

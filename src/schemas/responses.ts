@@ -407,9 +407,12 @@ export const WatchEventSchema = Type.Object(
   {
     ...watchEventProperties,
     delivery_status: Nullable(
-      Type.Union(DELIVERY_STATUSES.map((d) => Type.Literal(d)), {
-        description: "The webhook delivery: pending, delivered, failed or held_credits; null without a webhook.",
-      }),
+      Type.Union(
+        DELIVERY_STATUSES.map((d) => Type.Literal(d)),
+        {
+          description: "The webhook delivery: pending, delivered, failed or held_credits; null without a webhook.",
+        },
+      ),
     ),
   },
   { $id: "WatchEvent" },

@@ -121,7 +121,10 @@ export function describeWatchStoreContract(name: string, create: () => Promise<W
       expect(taken.map((w) => w.id)).toContain(due.id);
       expect(await store.completeRun(run(due, "replica-a", [event(due.id, "20261122000000", "s1")]))).toBeUndefined();
       expect(await store.completeRun(run(due, "replica-b", []))).toEqual([]);
-      expect(await store.findWatch("claims", due.id)).toMatchObject({ next_run_at: "20261122010000", watermark: "20261122000000" });
+      expect(await store.findWatch("claims", due.id)).toMatchObject({
+        next_run_at: "20261122010000",
+        watermark: "20261122000000",
+      });
       expect(await store.listEvents(due.id, undefined, 10)).toEqual([]);
     });
 
@@ -173,9 +176,15 @@ export function describeWatchStoreContract(name: string, create: () => Promise<W
       // Claimed deliveries are not handed out twice while leased.
       expect(await store.claimDueDeliveries(t0, "other", 60_000, 100)).toEqual([]);
       const [retried, held, ...rest] = jobs as [(typeof jobs)[0], (typeof jobs)[0], ...typeof jobs];
-      await store.settleDelivery(retried.delivery_id, "d", { outcome: "retry", attempts: 1, nextAttemptMs: t0 + 60_000, error: "503" });
+      await store.settleDelivery(retried.delivery_id, "d", {
+        outcome: "retry",
+        attempts: 1,
+        nextAttemptMs: t0 + 60_000,
+        error: "503",
+      });
       await store.settleDelivery(held.delivery_id, "d", { outcome: "held_credits", nextAttemptMs: t0 + 3_600_000 });
-      for (const job of rest) await store.settleDelivery(job.delivery_id, "d", { outcome: "failed", attempts: 4, error: "refused" });
+      for (const job of rest)
+        await store.settleDelivery(job.delivery_id, "d", { outcome: "failed", attempts: 4, error: "refused" });
       // Seven failed in a row: still active.
       expect(await store.findWatch("outbox", w.id)).toMatchObject({ status: "active", consecutive_failures: 7 });
 

@@ -13,7 +13,11 @@ let dir: string;
 let served: CliProcess | undefined;
 
 function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [...CLI, ...args], { cwd: ROOT, env: { ...process.env, LOG_LEVEL: "silent" }, encoding: "utf8" });
+  const result = spawnSync(process.execPath, [...CLI, ...args], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "silent" },
+    encoding: "utf8",
+  });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -67,7 +71,12 @@ describe("newsindex serve --now", () => {
         events = ((await (await get(`/watches/${watch.id}/events?limit=5`)).json()) as { events: typeof events }).events;
         return events.length > 0;
       },
-      { timeoutMs: 30_000, everyMs: 500, alive: () => served?.child.exitCode === null, describe: () => `no run:\n${served?.stderr()}` },
+      {
+        timeoutMs: 30_000,
+        everyMs: 500,
+        alive: () => served?.child.exitCode === null,
+        describe: () => `no run:\n${served?.stderr()}`,
+      },
     );
     expect(events[0]).toMatchObject({ kind: "new_story" });
     expect(events[0]?.recorded_at.startsWith("2023070216")).toBe(true);

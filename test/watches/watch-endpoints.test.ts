@@ -173,19 +173,28 @@ describe("GET, DELETE and events", () => {
       expect(response.status, path).toBe(404);
       expect((await json<ErrorBody>(response)).code).toBe("not_found");
     }
-    const deleted = await fetch(`${server.url}/watches/${String(mine.id)}`, { method: "DELETE", headers: { "x-api-key": other } });
+    const deleted = await fetch(`${server.url}/watches/${String(mine.id)}`, {
+      method: "DELETE",
+      headers: { "x-api-key": other },
+    });
     expect(deleted.status).toBe(404);
     expect((await server.get(`/watches/${String(mine.id)}`)).status).toBe(200);
   });
 
   it("deletes a watch: {deleted: true, id}, then it is gone", async () => {
     const watch = await createWatch(server, { q: "gone", interval_minutes: 60 });
-    const response = await fetch(`${server.url}/watches/${String(watch.id)}`, { method: "DELETE", headers: { "x-api-key": server.key } });
+    const response = await fetch(`${server.url}/watches/${String(watch.id)}`, {
+      method: "DELETE",
+      headers: { "x-api-key": server.key },
+    });
     expect(response.status).toBe(200);
     expect(response.headers.get("x-credits-charged")).toBe("1");
     expect(await json(response)).toMatchObject({ deleted: true, id: watch.id, credits_charged: 1 });
     expect((await server.get(`/watches/${String(watch.id)}`)).status).toBe(404);
-    const again = await fetch(`${server.url}/watches/${String(watch.id)}`, { method: "DELETE", headers: { "x-api-key": server.key } });
+    const again = await fetch(`${server.url}/watches/${String(watch.id)}`, {
+      method: "DELETE",
+      headers: { "x-api-key": server.key },
+    });
     expect(again.status).toBe(404);
   });
 
@@ -225,7 +234,13 @@ describe("the OpenAPI document", () => {
     const body = JSON.stringify(doc.paths["/watches"]?.post?.requestBody);
     expect(body).toContain("interval_minutes");
     expect(body).not.toContain('"from"');
-    expect(Object.keys(doc.components.schemas.WatchWebhook?.properties ?? {})).toEqual(["delivery_id", "watch_id", "label", "attempt", "event"]);
+    expect(Object.keys(doc.components.schemas.WatchWebhook?.properties ?? {})).toEqual([
+      "delivery_id",
+      "watch_id",
+      "label",
+      "attempt",
+      "event",
+    ]);
     expect(doc.webhooks.watchEvent?.post.parameters.map((p) => p.name)).toEqual([
       "x-service-event",
       "x-service-delivery",

@@ -79,6 +79,10 @@ export async function reportNow(server: TestServer, nowMs: number, outlets: numb
 export async function storiesNow(server: TestServer, nowMs: number, count: number): Promise<void> {
   const stamp = new Date(nowMs - 5 * 60_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
   batches++;
-  const file = writeGkgFile(mkdtempSync(join(tmpdir(), "newsindex-watch-")), `${stamp}-${batches}.gkg.csv`, tieGroup(realRows(), count, stamp, `S${batches}x`));
+  const file = writeGkgFile(
+    mkdtempSync(join(tmpdir(), "newsindex-watch-")),
+    `${stamp}-${batches}.gkg.csv`,
+    tieGroup(realRows(), count, stamp, `S${batches}x`),
+  );
   await (await server.container.ingestService()).ingest([file]);
 }

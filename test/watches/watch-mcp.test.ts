@@ -44,12 +44,16 @@ describe("watch tools", () => {
   it("are listed, with delete marked destructive", async () => {
     const { tools } = await connected.client.listTools();
     const names = tools.map((t) => t.name);
-    for (const tool of ["list_watches", "create_watch", "get_watch", "delete_watch", "watch_events"]) expect(names).toContain(tool);
+    for (const tool of ["list_watches", "create_watch", "get_watch", "delete_watch", "watch_events"])
+      expect(names).toContain(tool);
     const create = tools.find((t) => t.name === "create_watch");
     expect(create?.inputSchema.required).toEqual(["interval_minutes"]);
     expect(create?.inputSchema.properties).toHaveProperty("q");
     expect(create?.inputSchema.properties).not.toHaveProperty("from");
-    expect(tools.find((t) => t.name === "delete_watch")?.annotations).toMatchObject({ destructiveHint: true, readOnlyHint: false });
+    expect(tools.find((t) => t.name === "delete_watch")?.annotations).toMatchObject({
+      destructiveHint: true,
+      readOnlyHint: false,
+    });
   });
 
   it("create, list, get, events and delete, each 1 credit", async () => {
@@ -58,7 +62,10 @@ describe("watch tools", () => {
     expect(watch).toMatchObject({ label: "via MCP", query: { q: CHILLIES_Q }, status: "active", credits_charged: 1 });
     expect(watch).toHaveProperty("webhook_secret", null);
     const id = String(watch.id);
-    const list = (await call(connected, "list_watches", {})).structuredContent as { watches: Array<{ id: string }>; count: number };
+    const list = (await call(connected, "list_watches", {})).structuredContent as {
+      watches: Array<{ id: string }>;
+      count: number;
+    };
     expect(list.watches.map((w) => w.id)).toContain(id);
     expect((await call(connected, "get_watch", { id })).structuredContent).toMatchObject({ id, credits_charged: 1 });
 
@@ -69,7 +76,11 @@ describe("watch tools", () => {
     };
     expect(events.events.map((e) => e.kind)).toEqual(["new_story"]);
     expect(events.next_after).toBeNull();
-    expect((await call(connected, "delete_watch", { id })).structuredContent).toMatchObject({ deleted: true, id, credits_charged: 1 });
+    expect((await call(connected, "delete_watch", { id })).structuredContent).toMatchObject({
+      deleted: true,
+      id,
+      credits_charged: 1,
+    });
     const gone = await call(connected, "get_watch", { id });
     expect(gone.isError).toBe(true);
     expect(gone.structuredContent).toMatchObject({ code: "not_found" });
@@ -81,7 +92,11 @@ describe("watch tools", () => {
     expect(from.data).toMatchObject({ code: "unknown_parameter", parameter: "from" });
     const floor = await refusal(connected, "create_watch", { q: "x", interval_minutes: 0 });
     expect(floor.data).toMatchObject({ code: "invalid_parameter", parameter: "interval_minutes" });
-    const webhook = await refusal(connected, "create_watch", { q: "x", interval_minutes: 60, webhook_url: "https://10.0.0.1/in" });
+    const webhook = await refusal(connected, "create_watch", {
+      q: "x",
+      interval_minutes: 60,
+      webhook_url: "https://10.0.0.1/in",
+    });
     expect(webhook.data).toMatchObject({ code: "invalid_parameter", parameter: "webhook_url" });
   });
 

@@ -45,7 +45,12 @@ describe("watches on two replicas sharing PostgreSQL", () => {
     const { key } = await a.container.accounts.issueKey("watcher", "archive");
     const ids: string[] = [];
     for (let i = 0; i < 12; i++) {
-      const body = { q: CHILLIES_Q, interval_minutes: 15, label: `w${i}`, ...(i % 3 === 0 ? { webhook_url: receiver.url("localhost") } : {}) };
+      const body = {
+        q: CHILLIES_Q,
+        interval_minutes: 15,
+        label: `w${i}`,
+        ...(i % 3 === 0 ? { webhook_url: receiver.url("localhost") } : {}),
+      };
       ids.push(String((await createWatch(i % 2 === 0 ? a : b, body, key)).id));
     }
     const used = async () => (await json<{ credits_used: number }>(await b.get("/account", key))).credits_used;

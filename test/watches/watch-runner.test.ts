@@ -25,7 +25,10 @@ async function reported(from: number, to: number, minutesBefore = 5): Promise<vo
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ files: [writeReports(reportsOf(CHILLIES_ID, 0, 3, "20230702155500"), "first.gkg.csv")], clock });
+  server = await startTestServer({
+    files: [writeReports(reportsOf(CHILLIES_ID, 0, 3, "20230702155500"), "first.gkg.csv")],
+    clock,
+  });
   runner = server.container.watchJobs!.runner;
 });
 
@@ -48,7 +51,13 @@ describe("watch runs", () => {
     // The run's /stories query was charged to the creating key's account (1 credit: keyword stories).
     expect((await account()) - before).toBe(1);
 
-    for (const [from, to] of [[3, 5], [5, 12], [12, 15], [15, 25], [25, 40]] as const) {
+    for (const [from, to] of [
+      [3, 5],
+      [5, 12],
+      [12, 15],
+      [15, 25],
+      [25, 40],
+    ] as const) {
       clock.advance(15 * MINUTE);
       await reported(from, to);
       const [report] = await runner.runDue();
@@ -67,9 +76,17 @@ describe("watch runs", () => {
     // Event ids begin with recorded_at (the time the recording run was due).
     for (const e of events) expect(e.id.startsWith(e.recorded_at as string)).toBe(true);
     expect(events[1]?.id).toBe(`20230702161500-story_growth-${story}-5`);
+    // occurred_at: the publication time of the story's newest article when recorded (the reports of 16:10).
+    expect(events[1]?.occurred_at).toBe("20230702161000");
+    expect(events[0]?.occurred_at).toBe("20230702155500");
 
     const watch = await json(await server.get(`/watches/${id}`));
-    expect(watch).toMatchObject({ status: "active", consecutive_incomplete: 0, last_run_at: "20230702171500", next_run_at: "20230702173000" });
+    expect(watch).toMatchObject({
+      status: "active",
+      consecutive_incomplete: 0,
+      last_run_at: "20230702171500",
+      next_run_at: "20230702173000",
+    });
     expect(watch.watermark).toBe("20230702171500");
   });
 

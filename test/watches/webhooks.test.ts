@@ -8,7 +8,17 @@ import { PLANS } from "../../src/domain/plans.js";
 import { startHttpsReceiver, type HttpsReceiver } from "../support/https-receiver.js";
 import { TestClock } from "../support/test-clock.js";
 import { json, startTestServer, type TestServer } from "../support/test-server.js";
-import { CHILLIES_ID, CHILLIES_Q, createWatch, eventsOf, postWatch, reportNow, reportsOf, storiesNow, writeReports } from "./watch-fixtures.js";
+import {
+  CHILLIES_ID,
+  CHILLIES_Q,
+  createWatch,
+  eventsOf,
+  postWatch,
+  reportNow,
+  reportsOf,
+  storiesNow,
+  writeReports,
+} from "./watch-fixtures.js";
 
 // Webhook delivery to a real https receiver on loopback (spec 02, Webhook
 // delivery): signed POSTs verified the way a customer would, retries after 1,
@@ -76,7 +86,12 @@ describe("webhook delivery", () => {
     const expected = `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
     expect(received!.headers["x-service-signature"]).toBe(expected);
     expect(received!.headers["content-type"]).toBe("application/json");
-    const webhook = JSON.parse(body) as { delivery_id: string; watch_id: string; attempt: number; event: Record<string, unknown> };
+    const webhook = JSON.parse(body) as {
+      delivery_id: string;
+      watch_id: string;
+      attempt: number;
+      event: Record<string, unknown>;
+    };
     expect(received!.headers["x-service-event"]).toBe("new_story");
     expect(received!.headers["x-service-delivery"]).toBe(webhook.delivery_id);
     expect(webhook).toMatchObject({ watch_id: created.id, attempt: 1, event: { kind: "new_story", outlets: 3 } });
@@ -128,7 +143,11 @@ describe("webhook delivery", () => {
     const { key } = await server.container.accounts.issueKey(`failing-${clock.now()}`, "archive");
     // minimum_outlets 1 over the whole index: every story is an event.
     await storiesNow(server, clock.now(), 12);
-    const created = await createWatch(server, { interval_minutes: 60, minimum_outlets: 1, webhook_url: receiver.url("localhost") }, key);
+    const created = await createWatch(
+      server,
+      { interval_minutes: 60, minimum_outlets: 1, webhook_url: receiver.url("localhost") },
+      key,
+    );
     const id = String(created.id);
     await jobs().runner.runDue();
     receiver.answer(500);
@@ -152,7 +171,11 @@ describe("webhook delivery", () => {
   it("holds deliveries of a hard-capped key that ran out, retried hourly until credits return; runs pause the same way", async () => {
     const free = server.keys.free as string;
     await reportNow(server, clock.now(), 3);
-    const created = await createWatch(server, { q: CHILLIES_Q, interval_minutes: 60, webhook_url: receiver.url("localhost") }, free);
+    const created = await createWatch(
+      server,
+      { q: CHILLIES_Q, interval_minutes: 60, webhook_url: receiver.url("localhost") },
+      free,
+    );
     const id = String(created.id);
     const owner = (await server.container.accounts.callerForKey((await server.container.accounts.identify(free)).key.key_id))!;
     const hold = await server.container.credits.reserveForJob(owner.caller, {
@@ -193,11 +216,19 @@ describe("webhook delivery", () => {
   it("fails a held delivery when its event reaches the seven-day retention", async () => {
     const { key, tenant } = await server.container.accounts.issueKey(`held-${clock.now()}`, "free");
     await reportNow(server, clock.now(), 3);
-    const created = await createWatch(server, { q: CHILLIES_Q, interval_minutes: 1440, webhook_url: receiver.url("localhost") }, key);
+    const created = await createWatch(
+      server,
+      { q: CHILLIES_Q, interval_minutes: 1440, webhook_url: receiver.url("localhost") },
+      key,
+    );
     await jobs().runner.runDue();
     const owner = (await server.container.accounts.callerForKey((await server.container.accounts.identify(key)).key.key_id))!;
     const used = (await server.container.credits.account({ tenant, plan: PLANS.free })).credits_used;
-    const hold = await server.container.credits.reserveForJob(owner.caller, { min: 0, max: PLANS.free.credits_limit - used, breakdown: [] });
+    const hold = await server.container.credits.reserveForJob(owner.caller, {
+      min: 0,
+      max: PLANS.free.credits_limit - used,
+      breakdown: [],
+    });
     expect(await jobs().deliverer.deliverDue()).toEqual([expect.objectContaining({ outcome: "held_credits" })]);
     clock.advance(7 * 24 * 60 * MINUTE);
     expect(await jobs().deliverer.deliverDue()).toEqual([expect.objectContaining({ outcome: "failed" })]);
@@ -221,6 +252,22 @@ describe("webhook delivery", () => {
     await reportNow(server, clock.now(), 3);
     expect((await jobs().runner.runDue()).find((r) => r.watch_id === id)).toMatchObject({ outcome: "complete", recorded: 1 });
     expect(await json(await server.get(`/watches/${id}`, issued.key))).toMatchObject({ status: "active" });
+  });
+});
+
+describe("a watch whose key is revoked", () => {
+  it("pauses and stays paused, charging nothing: a watch does not move keys", async () => {
+    const issued = await server.container.accounts.issueKey(`revoked-${clock.now()}`, "build");
+    const created = await createWatch(server, { q: CHILLIES_Q, interval_minutes: 15 }, issued.key);
+    const id = String(created.id);
+    await server.container.accounts.revokeKey(issued.record.key_id);
+    const other = (await server.container.accounts.issueKey(issued.tenant.name, undefined)).key;
+    for (let i = 0; i < 2; i++) {
+      expect((await jobs().runner.runDue()).find((r) => r.watch_id === id)).toMatchObject({ outcome: "paused_key" });
+      clock.advance(15 * MINUTE);
+    }
+    // The account's other key sees it paused, with nothing run.
+    expect(await json(await server.get(`/watches/${id}`, other))).toMatchObject({ status: "paused_key", last_run_at: null });
   });
 });
 
@@ -322,7 +369,10 @@ describe("webhook addresses resolved by name", () => {
   it("connects to the checked address only: a name no real DNS knows is delivered through the pinned lookup", async () => {
     const target = await receiverFor();
     answers.set("receiver.newsindex.test", ["127.0.0.1"]);
-    const sender = new PinnedWebhookSender({ resolver, testTrust: { host: "receiver.newsindex.test", caPem: readPem(target.caFile) } });
+    const sender = new PinnedWebhookSender({
+      resolver,
+      testTrust: { host: "receiver.newsindex.test", caPem: readPem(target.caFile) },
+    });
     const url = new URL(target.url("receiver.newsindex.test"));
     const resolved = await sender.resolve(url);
     expect(resolved).toEqual({ ok: true, target: { address: "127.0.0.1", family: 4 } });

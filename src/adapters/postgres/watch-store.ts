@@ -291,7 +291,9 @@ export class PostgresWatchStore implements WatchStore {
   }
 
   private async count(db: Queryable, tenantId: string): Promise<number> {
-    const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.s}.watches WHERE tenant_id = $1`, [tenantId]);
+    const { rows } = await db.query<{ n: string }>(`SELECT count(*) AS n FROM ${this.s}.watches WHERE tenant_id = $1`, [
+      tenantId,
+    ]);
     return Number(rows[0]?.n ?? 0);
   }
 

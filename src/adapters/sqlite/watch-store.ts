@@ -97,7 +97,11 @@ export class SqliteWatchStore implements WatchStore {
         const count = this.count(watch.tenant_id);
         if (count >= cap) return { inserted: false, count };
         this.statements
-          .get(`INSERT INTO watches (${WATCH_COLUMNS}) VALUES (${WATCH_COLUMNS.split(",").map(() => "?").join(", ")})`)
+          .get(
+            `INSERT INTO watches (${WATCH_COLUMNS}) VALUES (${WATCH_COLUMNS.split(",")
+              .map(() => "?")
+              .join(", ")})`,
+          )
           .run(...watchValues(watch));
         return { inserted: true };
       })
@@ -114,9 +118,8 @@ export class SqliteWatchStore implements WatchStore {
   }
 
   async findWatch(tenantId: string, id: string): Promise<WatchRecord | undefined> {
-    const row = this.statements
-      .get(`SELECT ${WATCH_COLUMNS} FROM watches WHERE tenant_id = ? AND id = ?`)
-      .get(tenantId, id) as WatchRow | undefined;
+    const row = this.statements.get(`SELECT ${WATCH_COLUMNS} FROM watches WHERE tenant_id = ? AND id = ?`).get(tenantId, id) as
+      WatchRow | undefined;
     return row && toWatch(row);
   }
 
@@ -162,7 +165,9 @@ export class SqliteWatchStore implements WatchStore {
 
   async storyStates(watchId: string, storyIds: readonly string[]): Promise<Map<string, StoryState>> {
     const found = new Map<string, StoryState>();
-    const select = this.statements.get("SELECT story_id, outlets, last_seen_at FROM watch_stories WHERE watch_id = ? AND story_id = ?");
+    const select = this.statements.get(
+      "SELECT story_id, outlets, last_seen_at FROM watch_stories WHERE watch_id = ? AND story_id = ?",
+    );
     for (const storyId of storyIds) {
       const row = select.get(watchId, storyId) as StoryState | undefined;
       if (row) found.set(storyId, row);
@@ -182,7 +187,9 @@ export class SqliteWatchStore implements WatchStore {
            ON CONFLICT (watch_id, story_id) DO UPDATE SET outlets = excluded.outlets, last_seen_at = excluded.last_seen_at`,
         );
         for (const s of run.states) upsert.run(run.watchId, s.story_id, s.outlets, s.last_seen_at);
-        this.statements.get("DELETE FROM watch_stories WHERE watch_id = ? AND last_seen_at < ?").run(run.watchId, run.forgetBefore);
+        this.statements
+          .get("DELETE FROM watch_stories WHERE watch_id = ? AND last_seen_at < ?")
+          .run(run.watchId, run.forgetBefore);
         const recorded: WatchEvent[] = [];
         const insertEvent = this.statements.get(
           "INSERT INTO watch_events (watch_id, id, recorded_at, body_json) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING",

@@ -79,7 +79,9 @@ export class PinnedWebhookSender implements WebhookSender {
       // The receiver's answer is not read beyond its status.
       await response.body.dump();
       const ok = response.statusCode >= 200 && response.statusCode < 300;
-      return ok ? { ok: true, status: response.statusCode } : { ok: false, status: response.statusCode, error: `HTTP ${response.statusCode}` };
+      return ok
+        ? { ok: true, status: response.statusCode }
+        : { ok: false, status: response.statusCode, error: `HTTP ${response.statusCode}` };
     } catch (error) {
       return { ok: false, error: error instanceof Error ? `${error.name}: ${error.message}` : "delivery failed" };
     } finally {

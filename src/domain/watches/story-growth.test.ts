@@ -8,7 +8,8 @@ describe("story growth steps", () => {
     for (const outlets of [3, 5, 12, 15, 25, 40]) {
       const step = stepStory(memory, { outlets }, 2, ["new_story", "story_growth"]);
       memory = step.memory;
-      if (step.kind !== "none") recorded.push(step.kind === "new_story" ? `new@${outlets}` : `${step.previous_outlets}->${outlets}`);
+      if (step.kind !== "none")
+        recorded.push(step.kind === "new_story" ? `new@${outlets}` : `${step.previous_outlets}->${outlets}`);
     }
     expect(recorded).toEqual(["new@3", "3->5", "5->15", "15->25", "25->40"]);
   });

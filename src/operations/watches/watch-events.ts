@@ -16,7 +16,11 @@ export const watchEventsOperation = defineOperation({
   summary: "A watch's events, newest first",
   description:
     "The events the watch recorded in the last seven days, newest first, in `events`; each carries the story's counts (growth events `previous_outlets` and `current_outlets`) and its webhook `delivery_status`. Page with `after` set to the previous `next_after` (null at the oldest kept event). To pick up new events read from the top until an id already handled; do not order by `occurred_at`. 1 credit.",
-  params: Type.Object({ id: WatchParams.watch_id, after: Optional(WatchParams.events_after), limit: Optional(WatchParams.events_limit) }),
+  params: Type.Object({
+    id: WatchParams.watch_id,
+    after: Optional(WatchParams.events_after),
+    limit: Optional(WatchParams.events_limit),
+  }),
   response: WatchEventsSchema,
   plan(params, caller, deps) {
     const watches = watchesOf(deps);

@@ -41,7 +41,12 @@ export interface RunWindow {
  * cross-field rules (a 400 here is the same 400 /stories gives) and priced.
  * Without a window, the call a run of this query is priced at.
  */
-export function planStoriesCall(query: SavedQuery, window: RunWindow | undefined, caller: Caller, deps: OperationDeps): PlannedCall {
+export function planStoriesCall(
+  query: SavedQuery,
+  window: RunWindow | undefined,
+  caller: Caller,
+  deps: OperationDeps,
+): PlannedCall {
   const raw: Record<string, unknown> = { ...query, sort: "recency" };
   if (window !== undefined) Object.assign(raw, { from: window.from, to: window.to, limit: String(window.limit) });
   const params = validateParams(listStoriesOperation, raw, "query");

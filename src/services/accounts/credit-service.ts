@@ -119,7 +119,11 @@ export class CreditService {
     };
   }
 
-  private async reserveFrom(caller: Caller, price: Price, minuteNeeded: number): Promise<{ reservation: Reservation; nowMs: number }> {
+  private async reserveFrom(
+    caller: Caller,
+    price: Price,
+    minuteNeeded: number,
+  ): Promise<{ reservation: Reservation; nowMs: number }> {
     const nowMs = this.clock.now();
     const { plan } = caller;
     const reservation = await this.store.reserve({
