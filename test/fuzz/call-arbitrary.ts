@@ -1,5 +1,6 @@
 import { Kind, type TSchema } from "@sinclair/typebox";
 import fc from "fast-check";
+import { SIGNAL_NAMES } from "../../src/domain/vocabularies/signals-v1.js";
 import { MCP_PARAMETER_FORMS } from "../../src/mcp/parameter-forms.js";
 import type { Operation } from "../../src/operations/operation.js";
 
@@ -11,7 +12,9 @@ import type { Operation } from "../../src/operations/operation.js";
 // argument (a string is never given where a number is declared: over MCP the
 // string "5" is refused while `limit=5` is not, by design).
 
-export type Value = string | number | boolean;
+/** A signal clause as MCP sends `signals` (mcp/parameter-forms.ts). */
+export type Clause = { name: string; min?: number; max?: number };
+export type Value = string | number | boolean | Clause[];
 
 export interface Call {
   operation: Operation;
@@ -70,9 +73,6 @@ function argsArbitrary(operation: Operation, pool: Pool): fc.Arbitrary<Record<st
   const always = [...operation.pathParams, ...(operation.body?.required ?? [])];
   const fields: Record<string, fc.Arbitrary<Value>> = {};
   for (const [name, schema] of Object.entries(declared)) {
-    // A parameter of another shape over MCP (`signals`: an array there, packed text over REST) is not one argument
-    // sent through both doors; its own tests cover both forms (test/mcp/signal-filters.test.ts).
-    if (Object.hasOwn(MCP_PARAMETER_FORMS, name)) continue;
     const values = valueArbitrary(name, schema, pool);
     // An empty path segment, `.` or `..` would name another path over REST (a different request), not this id.
     fields[name] = pathParams.has(name) ? values.filter((v) => v !== "" && v !== "." && v !== "..") : values;
@@ -104,6 +104,8 @@ function argsArbitrary(operation: Operation, pool: Pool): fc.Arbitrary<Record<st
 }
 
 function valueArbitrary(name: string, schema: TSchema, pool: Pool): fc.Arbitrary<Value> {
+  // A parameter with an MCP shape of its own is generated in that shape; REST gets its text form (fuzz-harness.ts).
+  if (Object.hasOwn(MCP_PARAMETER_FORMS, name)) return clausesArbitrary();
   if (schema.type === "integer" || schema.type === "number") return integerArbitrary(schema);
   if (schema.type === "boolean") {
     return fc.oneof({ weight: 8, arbitrary: fc.boolean() }, { weight: 1, arbitrary: fc.constantFrom("TRUE", "1", "yes", "") });
@@ -120,14 +122,17 @@ function valueArbitrary(name: string, schema: TSchema, pool: Pool): fc.Arbitrary
 }
 
 function integerArbitrary(schema: TSchema): fc.Arbitrary<Value> {
-  // Whole bounds: a number parameter may be bounded by a fraction (`percentile` up to 99.9).
-  const min = typeof schema.minimum === "number" ? Math.ceil(schema.minimum) : -1_000;
-  const max = typeof schema.maximum === "number" ? Math.floor(schema.maximum) : 1_000_000;
+  const min = typeof schema.minimum === "number" ? schema.minimum : -1_000;
+  const max = typeof schema.maximum === "number" ? schema.maximum : 1_000_000;
+  // Bounds of a number parameter need not be whole (radius_km from 0.1): integers within them, and fractions.
+  const low = Math.ceil(min);
+  const high = Math.floor(max);
   // Small values are the common case; offsets and budgets reach their bounds too.
-  const usual = fc.integer({ min, max: Math.min(max, min + 120) });
+  const usual = fc.integer({ min: low, max: Math.min(high, low + 120) });
   return fc.oneof(
     { weight: 10, arbitrary: usual },
-    { weight: 2, arbitrary: fc.integer({ min, max }) },
+    { weight: 2, arbitrary: fc.integer({ min: low, max: high }) },
+    { weight: schema.type === "number" ? 2 : 0, arbitrary: fc.double({ min, max, noNaN: true, noDefaultInfinity: true }) },
     { weight: 2, arbitrary: fc.constantFrom(min - 1, max + 1, -1, 2 ** 31, Number.MAX_SAFE_INTEGER + 2) },
     { weight: 1, arbitrary: fc.double({ min: -10, max: 200, noNaN: true, noDefaultInfinity: true }) },
     { weight: 2, arbitrary: fc.constantFrom(...LOOSE_NUMBERS) },
@@ -184,4 +189,14 @@ function enumValues(schema: TSchema): string[] {
     return (schema.anyOf as TSchema[]).flatMap((s) => (typeof s.const === "string" ? [s.const] : []));
   }
   return [];
+}
+
+/** `signals` clauses: published names and a misspelt one, bounds whole, fractional, negative or missing. */
+function clausesArbitrary(): fc.Arbitrary<Clause[]> {
+  const bound = fc.oneof(fc.integer({ min: 0, max: 60 }), fc.double({ min: -5, max: 100, noNaN: true, noDefaultInfinity: true }));
+  const clause = fc.record(
+    { name: fc.constantFrom(...SIGNAL_NAMES, "finanse", "tone"), min: bound, max: bound },
+    { requiredKeys: ["name"] },
+  );
+  return fc.array(clause, { minLength: 1, maxLength: 3 });
 }

@@ -1,5 +1,6 @@
 import { ProtocolError } from "@modelcontextprotocol/client";
 import fc from "fast-check";
+import { MCP_PARAMETER_FORMS } from "../../src/mcp/parameter-forms.js";
 import { OPERATIONS } from "../../src/operations/registry.js";
 import type { Caller } from "../../src/services/accounts/account-service.js";
 import { ERROR_STATUS, type ErrorCode } from "../../src/shared/api-error.js";
@@ -160,7 +161,10 @@ export function restPath(call: Call): string {
   const query: string[] = [];
   for (const [name, value] of Object.entries(call.args)) {
     if (call.operation.pathParams.includes(name)) path = path.replace(`{${name}}`, encodeURIComponent(String(value)));
-    else if (!isBodyField(call, name)) query.push(`${encodeURIComponent(name)}=${encodeURIComponent(String(value))}`);
+    else if (!isBodyField(call, name)) {
+      const text = Array.isArray(value) ? (MCP_PARAMETER_FORMS[name]?.toRest(value) ?? "") : String(value);
+      query.push(`${encodeURIComponent(name)}=${encodeURIComponent(text)}`);
+    }
   }
   return query.length === 0 ? path : `${path}?${query.join("&")}`;
 }

@@ -33,6 +33,9 @@ interface Body {
 const PARIS = { latitude: 48.8566, longitude: 2.3522 };
 /** A month of 2,600 real records (the 2023 batch, cycled) at one timestamp: more candidates than are checked. */
 const CUT_STAMP = "20230815120000";
+const UNPARSED_STAMP = "20230910120000";
+/** V2.1Amounts, 0-based. */
+const COL_AMOUNTS = 24;
 
 let server: TestServer;
 let articles: ArticleDetail[];
@@ -40,7 +43,11 @@ let articles: ArticleDetail[];
 beforeAll(async () => {
   const dir = mkdtempSync(join(tmpdir(), "newsindex-geo-"));
   const many = writeGkgFile(dir, "cut.gkg.csv", tieGroup(realRows(), 2600, CUT_STAMP));
-  server = await startTestServer({ files: [...Object.values(SAMPLE_FILES), many] });
+  // A real record whose only amount is written in words: its number does not parse.
+  const [unparsed] = tieGroup(realRows().slice(0, 1), 1, UNPARSED_STAMP, "U") as [string[]];
+  unparsed[COL_AMOUNTS] = "several,dollars,120;";
+  const odd = writeGkgFile(dir, "unparsed.gkg.csv", [unparsed]);
+  server = await startTestServer({ files: [...Object.values(SAMPLE_FILES), many, odd] });
   articles = await readArticles(Object.values(SAMPLE_FILES));
 });
 
@@ -166,6 +173,13 @@ describe("amount_min, amount_max", () => {
     expect((await get(`/search?amount_min=100&amount_object=People&${SAMPLE_WINDOW}`)).total).toBe(ofObject.length);
     expect((await get(`/stories?amount_min=1000&amount_max=5000&${SAMPLE_WINDOW}`)).total).toBeGreaterThan(0);
   });
+
+  it("never matches an amount whose number does not parse", async () => {
+    const september = "from=2023-09-01&to=2023-09-30";
+    expect((await get(`/search?amount_object=dollars&${september}`)).total).toBe(1);
+    expect((await get(`/search?amount_min=0&${september}`)).total).toBe(0);
+    expect((await get(`/search?amount_max=1000000000&amount_object=dollars&${september}`)).total).toBe(0);
+  });
 });
 
 describe("refusals", () => {
@@ -194,7 +208,7 @@ describe("refusals", () => {
 
 describe("candidate batches (rule 6)", () => {
   it("checks 2,000 of 2,600 candidates: approximate total and facets, has_more false when they run out, 4 batches charged", async () => {
-    const window = "from=2023-08-01";
+    const window = "from=2023-08-01&to=2023-08-31";
     const washington = { latitude: 38.8951, longitude: -77.0364 };
     const rows = await readArticles([SAMPLE_FILES.batch2023]);
     const near = (a: ArticleDetail) => cities(a).some((c) => km(washington, c) <= 30);
