@@ -1,6 +1,7 @@
-import { Type, type TSchema } from "@sinclair/typebox";
+import type { Static, TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { Operation } from "../operations/operation.js";
+import { packSignalClauses, SIGNAL_CLAUSES_EXPECTED, SignalClauses } from "../schemas/signal-clauses.js";
 import type { CallInput } from "../operations/run-operation.js";
 import { ApiError } from "../shared/api-error.js";
 
@@ -20,33 +21,11 @@ export interface McpParameterForm {
   toRest(value: unknown): string;
 }
 
-const SignalClause = Type.Object(
-  {
-    name: Type.String({ pattern: "^[A-Za-z0-9_]+$", description: "A published signal name." }),
-    min: Type.Optional(Type.Number({ description: "Inclusive lower bound; omitted is unbounded." })),
-    max: Type.Optional(Type.Number({ description: "Inclusive upper bound; omitted is unbounded." })),
-  },
-  { additionalProperties: false },
-);
-
-const SignalClauses = Type.Array(SignalClause, {
-  minItems: 1,
-  description:
-    "Signal range clauses, ANDed: each {name, min, max}; a missing bound is unbounded. An unknown name is -32602 with code unknown_signal.",
-});
-
-interface Clause {
-  name: string;
-  min?: number;
-  max?: number;
-}
-
 export const MCP_PARAMETER_FORMS: Readonly<Record<string, McpParameterForm>> = {
   signals: {
     schema: SignalClauses,
-    expected: "a non-empty array of {name, min, max} objects (min and max optional numbers)",
-    // REST: `name[:min[:max]]` clauses, comma-separated; an empty bound is unbounded.
-    toRest: (value) => (value as Clause[]).map((c) => `${c.name}:${c.min ?? ""}:${c.max ?? ""}`).join(","),
+    expected: SIGNAL_CLAUSES_EXPECTED,
+    toRest: (value) => packSignalClauses(value as Static<typeof SignalClauses>),
   },
 };
 

@@ -75,6 +75,23 @@ describe("POST /watches", () => {
     expect(error.detail).toContain(`'${field}'`);
   });
 
+  it("takes signals as the packed string or as an array of {name, min, max}, with the /stories rules", async () => {
+    const packed = await createWatch(server, { q: "strike", interval_minutes: 60, signals: "labor:0.5:" });
+    expect(packed.query).toMatchObject({ signals: "labor:0.5:" });
+    const clauses = await createWatch(server, {
+      q: "strike",
+      interval_minutes: 60,
+      signals: [{ name: "labor", min: 0.5 }, { name: "conflict" }],
+    });
+    expect(clauses.query).toMatchObject({ signals: "labor:0.5:,conflict::" });
+    const unknown = await refused({ q: "strike", interval_minutes: 60, signals: [{ name: "labour" }] });
+    expect(unknown).toMatchObject({ status: 400, code: "unknown_signal", charged: "0" });
+    const signal = await refused({ q: "strike", interval_minutes: 60, signal: "labour" });
+    expect(signal).toMatchObject({ status: 400, code: "unknown_signal", charged: "0" });
+    const malformed = await refused({ q: "strike", interval_minutes: 60, signals: [{ name: "labor", min: "high" }] });
+    expect(malformed).toMatchObject({ status: 400, code: "invalid_parameter", charged: "0" });
+  });
+
   it("names the closest field for an unknown one", async () => {
     const error = await refused({ q: "shooting", interval_minutes: 60, lang: "eng" });
     expect(error).toMatchObject({ code: "unknown_parameter", suggestion: "language" });

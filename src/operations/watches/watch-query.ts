@@ -1,4 +1,6 @@
-import type { TSchema } from "@sinclair/typebox";
+import { Type, type Static, type TSchema } from "@sinclair/typebox";
+import { Params } from "../../schemas/params.js";
+import { packSignalClauses, SignalClauses } from "../../schemas/signal-clauses.js";
 import type { SavedQuery } from "../../ports/watch-store.js";
 import type { Caller } from "../../services/accounts/account-service.js";
 import { listStoriesOperation } from "../list-stories.js";
@@ -14,8 +16,16 @@ import { validateParams } from "../validate-params.js";
 /** /stories parameters a watch does not take (rule 1), and the call options every operation has. */
 const NOT_IN_A_WATCH = new Set(["from", "to", "offset", "limit", "sort", "signal_percentile_min", "estimate", "max_credits"]);
 
+const STORY_FIELDS = listStoriesOperation.params.properties as Record<string, TSchema>;
+
 export const WATCH_QUERY_FIELDS: Record<string, TSchema> = Object.fromEntries(
-  Object.entries(listStoriesOperation.params.properties as Record<string, TSchema>).filter(([name]) => !NOT_IN_A_WATCH.has(name)),
+  Object.entries(STORY_FIELDS)
+    .filter(([name]) => !NOT_IN_A_WATCH.has(name))
+    // In a JSON body `signals` may also be the array of {name, min, max} (spec 02, POST /watches).
+    .map(([name, schema]) => [
+      name,
+      name === "signals" ? Type.Optional(Type.Union([Params.signals, SignalClauses], { description: Params.signals.description })) : schema,
+    ]),
 );
 
 /** Typed body values of the query fields, as query-string values. */
@@ -24,7 +34,8 @@ export function toSavedQuery(values: Record<string, unknown>): SavedQuery {
   for (const name of Object.keys(WATCH_QUERY_FIELDS)) {
     const value = values[name];
     if (value === undefined) continue;
-    query[name] = Array.isArray(value) ? value.map(String) : String(value);
+    if (name === "signals" && Array.isArray(value)) query[name] = packSignalClauses(value as Static<typeof SignalClauses>);
+    else query[name] = Array.isArray(value) ? value.map(String) : String(value);
   }
   return query;
 }
