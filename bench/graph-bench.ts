@@ -160,7 +160,7 @@ async function main(): Promise<void> {
   const section = [
     "## Relationship graph at scale",
     "",
-    `Command: \`npm run bench:graph -- --articles ${ARTICLES}${MONTHS === 6 ? "" : ` --months ${MONTHS}`} --seconds ${SECONDS}${args.reuse ? " --reuse" : ""}\` (bench/graph-bench.ts). Machine: ${machine()}. Load average before: ${loadBefore}; after: ${loadAverage()}.`,
+    `Command: \`flock /tmp/newsindex-bench.lock npm run bench:graph -- --articles ${ARTICLES}${MONTHS === 6 ? "" : ` --months ${MONTHS}`} --seconds ${SECONDS}${args.reuse ? " --reuse" : ""}\` (bench/graph-bench.ts). Machine: ${machine()}. Load average before: ${loadBefore}; after: ${loadAverage()}.`,
     "",
     `Corpus: ${ARTICLES.toLocaleString("en")} articles generated from the real sample (the scale benchmark's generator, ${MONTHS} months from 2024-01, seed 1), ${ingest}; ${(indexBytes / 2 ** 30).toFixed(1)} GiB of monthly indexes with their er-v1 entity keys. Each row: one keep-alive client, one request at a time, for ${SECONDS} s after a warm-up; latency in ms, body read included. Every answer is counted from the index at query time (nothing cached between calls).`,
     "",
