@@ -3,8 +3,9 @@ import { priceOf } from "../domain/pricing.js";
 import { GRAPH_SCOPE, GraphParams, Params } from "../schemas/params.js";
 import { ExposuresResponseSchema } from "../schemas/graph-responses.js";
 import { sharedExposures } from "../services/graph/graph-exposures.js";
-import { graphBase, openScope, someEntities } from "../services/graph/graph-request.js";
+import { graphBase, someEntities } from "../services/graph/graph-request.js";
 import { facetFields } from "../services/search/search-request.js";
+import { runGraph } from "./graph-call.js";
 import { defineOperation } from "./operation.js";
 
 export const graphExposuresOperation = defineOperation({
@@ -33,12 +34,7 @@ export const graphExposuresOperation = defineOperation({
     const base = graphBase(params);
     return {
       price: priceOf({ operation: "graph_exposures", entities: request.entities.length }),
-      execute: async (meter) => {
-        const scope = openScope(deps.index, base, caller.plan, deps.clock.now());
-        const body = await sharedExposures(scope, request);
-        meter.took(scope.ledger.spent);
-        return body;
-      },
+      execute: runGraph(base, caller, deps, async (scope) => ({ body: await sharedExposures(scope, request) })),
     };
   },
 });

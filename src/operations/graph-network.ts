@@ -5,6 +5,7 @@ import { NetworkResponseSchema } from "../schemas/graph-responses.js";
 import { entityNetwork } from "../services/graph/graph-network.js";
 import { comparedBase, edgeTypes, graphBase, oneEntity, openScope } from "../services/graph/graph-request.js";
 import { QueryLedger } from "../services/graph/query-ledger.js";
+import { runGraph } from "./graph-call.js";
 import { defineOperation } from "./operation.js";
 
 /** The compared window's pass (its id lookup and neighbour count) is charged flat (spec: "adds a flat 3 credits"). */
@@ -40,14 +41,11 @@ export const graphNetworkOperation = defineOperation({
     const compared = comparedBase(base, params.compare_from, params.compare_to);
     return {
       price: priceOf({ operation: "graph_network", evidence: request.evidence, compare: compared !== undefined }),
-      execute: async (meter) => {
-        const now = deps.clock.now();
-        const scope = openScope(deps.index, base, caller.plan, now);
+      execute: runGraph(base, caller, deps, async (scope, now) => {
         const other = compared && openScope(deps.index, compared, caller.plan, now, new QueryLedger(COMPARISON_CREDITS));
         const body = await entityNetwork(scope, request, other);
-        meter.took(scope.ledger.spent + (other ? COMPARISON_CREDITS : 0));
-        return body;
-      },
+        return { body, flat: other ? COMPARISON_CREDITS : 0 };
+      }),
     };
   },
 });

@@ -3,7 +3,8 @@ import { priceOf } from "../domain/pricing.js";
 import { GRAPH_SCOPE, GraphParams } from "../schemas/params.js";
 import { PathResponseSchema } from "../schemas/graph-responses.js";
 import { connectionPath } from "../services/graph/graph-path.js";
-import { graphBase, oneEntity, openScope } from "../services/graph/graph-request.js";
+import { graphBase, oneEntity } from "../services/graph/graph-request.js";
+import { runGraph } from "./graph-call.js";
 import { defineOperation } from "./operation.js";
 
 export const graphPathOperation = defineOperation({
@@ -33,12 +34,7 @@ export const graphPathOperation = defineOperation({
     const base = graphBase(params);
     return {
       price: priceOf({ operation: "graph_path", maxHops: request.maxHops, evidence: request.evidence }),
-      execute: async (meter) => {
-        const scope = openScope(deps.index, base, caller.plan, deps.clock.now());
-        const body = await connectionPath(scope, request);
-        meter.took(scope.ledger.spent);
-        return body;
-      },
+      execute: runGraph(base, caller, deps, async (scope) => ({ body: await connectionPath(scope, request) })),
     };
   },
 });

@@ -3,7 +3,8 @@ import { priceOf } from "../domain/pricing.js";
 import { GRAPH_SCOPE, GraphParams } from "../schemas/params.js";
 import { RelatedResponseSchema } from "../schemas/graph-responses.js";
 import { relatedEntities } from "../services/graph/graph-related.js";
-import { edgeTypes, graphBase, oneEntity, openScope } from "../services/graph/graph-request.js";
+import { edgeTypes, graphBase, oneEntity } from "../services/graph/graph-request.js";
+import { runGraph } from "./graph-call.js";
 import { defineOperation } from "./operation.js";
 
 export const graphRelatedOperation = defineOperation({
@@ -33,12 +34,7 @@ export const graphRelatedOperation = defineOperation({
     const base = graphBase(params);
     return {
       price: priceOf({ operation: "graph_related", evidence: request.evidence }),
-      execute: async (meter) => {
-        const scope = openScope(deps.index, base, caller.plan, deps.clock.now());
-        const body = await relatedEntities(scope, request);
-        meter.took(scope.ledger.spent);
-        return body;
-      },
+      execute: runGraph(base, caller, deps, async (scope) => ({ body: await relatedEntities(scope, request) })),
     };
   },
 });

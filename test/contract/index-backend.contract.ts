@@ -216,6 +216,8 @@ export function describeIndexBackendContract(name: string, create: () => Promise
         expect(row.outlets, row.bucket).toBe(new Set(members.map((a) => a.source)).size);
         expect(row.stories, row.bucket).toBe(new Set(members.map((a) => a.story_id ?? a.id)).size);
         expect(row.indexes).toBe(1);
+        const stamps = members.map((a) => a.published_at ?? "").sort();
+        expect([row.first, row.last], row.bucket).toEqual([stamps[0], stamps[stamps.length - 1]]);
       }
       expect(result.rows.reduce((sum, r) => sum + r.articles, 0)).toBe(inDay.length);
     });

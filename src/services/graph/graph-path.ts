@@ -17,6 +17,7 @@ import {
   topPerType,
   withEvidence,
   withSummary,
+  type EdgeEvidence,
   type GraphEdge,
   type GraphEnvelope,
   type GraphScope,
@@ -203,7 +204,9 @@ async function twoHopPaths(scope: GraphScope, ends: Ends, evidence: number): Pro
  * Evidence on both hops, each from articles that do not name the other end
  * (so the two hops never share an article); undefined when a hop has none:
  * then the neighbour connects the ends only inside articles naming both, which
- * is not a path.
+ * is not a path. A hop whose shared articles outnumber those read (more than
+ * MAX_MARGIN also name the other end) and whose exact count still exceeds the
+ * articles naming all three keeps the path, its evidence possibly short.
  */
 async function withHopEvidence(scope: GraphScope, ends: Ends, c: Candidate, evidence: number): Promise<Candidate | undefined> {
   const margin = Math.min(c.inBoth, MAX_MARGIN);
@@ -212,7 +215,9 @@ async function withHopEvidence(scope: GraphScope, ends: Ends, c: Candidate, evid
     gatherEvidence(scope, [ends.from.ref, c.via.ref], evidence, { excluding: naming(ends.to), margin }),
     gatherEvidence(scope, [c.via.ref, ends.to.ref], evidence, { excluding: naming(ends.from), margin }),
   ]);
-  if (first.evidence.length === 0 || second.evidence.length === 0) return undefined;
+  const read = evidence + margin;
+  const none = (hop: EdgeEvidence) => hop.evidence.length === 0 && (hop.co_mentions <= read || hop.co_mentions <= c.inBoth);
+  if (none(first) || none(second)) return undefined;
   return {
     ...c,
     first: withEvidence(c.first, first, ends.fromSide.articles),

@@ -1,0 +1,23 @@
+import type { Caller } from "../services/accounts/account-service.js";
+import type { GraphScope } from "../services/graph/graph-common.js";
+import { openScope, type GraphBase } from "../services/graph/graph-request.js";
+import type { OperationDeps, PlannedCall } from "./operation.js";
+
+// What the four graph operations share once validated: the call runs in a
+// scope of its own (the plan's window, a fresh query ledger) and is charged
+// the index queries it issued (spec 02, "Graph credits"), plus any flat part.
+
+export function runGraph(
+  base: GraphBase,
+  caller: Caller,
+  deps: OperationDeps,
+  run: (scope: GraphScope, nowMs: number) => Promise<{ body: object; flat?: number }>,
+): PlannedCall["execute"] {
+  return async (meter) => {
+    const now = deps.clock.now();
+    const scope = openScope(deps.index, base, caller.plan, now);
+    const { body, flat = 0 } = await run(scope, now);
+    meter.took(scope.ledger.spent + flat);
+    return body;
+  };
+}
