@@ -106,6 +106,23 @@ describe("signal, signal_min, signal_max, signals", () => {
     // The same range as a `signals` clause, and a bare `signal`: every article carrying it.
     expect((await get(`/search?signals=finance:${min}:${max}`)).total).toBe(expected.length);
     expect((await get("/search?signal=finance")).total).toBe(values.length);
+    // Within a window, and paged by cursor newest first.
+    const inJuly = expected.filter(
+      (a) => (a.published_at ?? "") >= "20230701000000" && (a.published_at ?? "") <= "20230731235959",
+    );
+    const july = `signal=finance&signal_min=${min}&signal_max=${max}&from=2023-07-01&to=2023-07-31`;
+    expect((await get(`/search?${july}`)).total).toBe(inJuly.length);
+    const paged: string[] = [];
+    let cursor = "start";
+    for (;;) {
+      const page = await json<Body & { next_cursor?: string }>(
+        await server.get(`/top-headlines?${july}&limit=7&cursor=${cursor}`),
+      );
+      paged.push(...page.results.map((r) => r.id));
+      if (page.next_cursor === undefined) break;
+      cursor = page.next_cursor;
+    }
+    expect(paged.sort()).toEqual(inJuly.map((a) => a.id).sort());
   });
 
   it("ANDs `signals` clauses, an empty bound unbounded", async () => {

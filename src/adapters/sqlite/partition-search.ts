@@ -10,6 +10,7 @@ import {
   type Params,
   type PartitionSearch,
   type ResolvedTerm,
+  type SignalBounds,
 } from "./match-conditions.js";
 
 // A search in one monthly index: the first candidates of the page (by score on
@@ -27,6 +28,18 @@ export interface PartitionHit {
 export function candidates(partition: ArticlePartition, search: PartitionSearch, n: number, keyset?: Keyset): PartitionHit[] {
   const params: Params = { n };
   if (search.match !== undefined) return ranked(partition, search, n);
+  if (rangeOnly(search)) {
+    // Only articles within the bounds are read, from the intensities' own index, then sorted.
+    const where = conditions(search, params, { keyset, driver: 0 });
+    return partition.statements
+      .get(
+        `SELECT a.id, a.published_at, a.rowid FROM signal_values s INDEXED BY signal_values_by_value
+         CROSS JOIN articles a ON a.rowid = s.article
+         WHERE ${rangeDriver(search, params)}${and(where.filter((w) => !w.includes("signal_values")))}
+         ORDER BY a.published_at DESC, a.id DESC LIMIT @n`,
+      )
+      .all(params) as PartitionHit[];
+  }
   if (browseByPostings(search, n)) {
     const where = conditions(search, params, { keyset, driver: 0 });
     return partition.statements
@@ -103,6 +116,16 @@ export function countMatches(partition: ArticlePartition, search: PartitionSearc
     return partition.statements.get(`SELECT count(*) ${from}`).pluck().get(params) as number;
   }
   const windowed = search.from !== undefined || search.to !== undefined;
+  if (rangeOnly(search)) {
+    const where = conditions(search, params, { driver: 0 }).filter((w) => !w.includes("signal_values"));
+    const from = windowed
+      ? "signal_values s INDEXED BY signal_values_by_value CROSS JOIN articles a ON a.rowid = s.article"
+      : "signal_values s INDEXED BY signal_values_by_value";
+    return partition.statements
+      .get(`SELECT count(*) FROM ${from} WHERE ${rangeDriver(search, params)}${windowed ? and(where) : ""}`)
+      .pluck()
+      .get(params) as number;
+  }
   if (search.terms.length === 0) {
     if (!windowed) return search.articles;
     const where = conditions(search, params);
@@ -121,4 +144,30 @@ export function countMatches(partition: ArticlePartition, search: PartitionSearc
     .get(`SELECT count(*) FROM ${from} WHERE ${driverCondition(search)}${and(where)}`)
     .pluck()
     .get(params) as number;
+}
+
+/**
+ * The query is one signal's range and nothing else but a window: its matches
+ * are exactly the articles of the `(signal, value)` index within the bounds,
+ * usually far fewer than the articles carrying the signal.
+ */
+function rangeOnly(search: PartitionSearch): boolean {
+  const [range] = search.ranges;
+  const [term] = search.terms;
+  return (
+    search.match === undefined &&
+    search.ranges.length === 1 &&
+    search.terms.length === 1 &&
+    term?.field === "signal" &&
+    range !== undefined
+  );
+}
+
+/** The driving condition on `s`, the range's rows of the `(signal, value)` index. */
+function rangeDriver(search: PartitionSearch, params: Params): string {
+  const range = search.ranges[0] as SignalBounds;
+  params.rc = range.code;
+  params.rmin = range.min ?? Number.NEGATIVE_INFINITY;
+  params.rmax = range.max ?? Number.POSITIVE_INFINITY;
+  return "s.signal = @rc AND s.value >= @rmin AND s.value <= @rmax";
 }
