@@ -9,30 +9,19 @@
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { SqliteIndexBackend } from "../src/adapters/sqlite/sqlite-index-backend.js";
 import { PLANS } from "../src/domain/plans.js";
 import { searchArticles } from "../src/services/search/search-articles.js";
 import { toSearchRequest, type ListParams } from "../src/services/search/search-request.js";
 import { generateCorpus } from "./corpus/generate-corpus.js";
 import { loadAverage, machine, timeCalls, type Latency } from "./scale/measure.js";
+import { benchOptions } from "./scale/bench-options.js";
 import { writeSection } from "./scale/results-file.js";
 import { ingestPass } from "./scale/run-ingest.js";
 import type { PassFigures } from "./scale/ingest-pass.js";
 
-const { values: args } = parseArgs({
-  options: {
-    articles: { type: "string", default: "1000000" },
-    months: { type: "string", default: "6" },
-    seconds: { type: "string", default: "5" },
-    reuse: { type: "boolean", default: false },
-    out: { type: "string", default: new URL("./RESULTS.md", import.meta.url).pathname },
-  },
-});
-const ARTICLES = Number(args.articles);
-const MONTHS = Number(args.months);
-const SECONDS = Number(args.seconds);
-const DATA = new URL("./.data/", import.meta.url).pathname;
+const args = benchOptions();
+const { articles: ARTICLES, months: MONTHS, seconds: SECONDS, dataDir: DATA } = args;
 const TARGET_MS = 50;
 
 /** The issue's rows: each new filter on a newest-first browse of the whole corpus, 10 results. */
@@ -126,7 +115,7 @@ function report(articles: number, ingest: PassFigures | undefined, rows: readonl
     ),
   );
   if (!done) lines.push("", `(Run in progress: ${rows.length} of ${QUERIES.length} queries timed.)`);
-  writeSection(args.out as string, "derived-fields", lines.join("\n"));
+  writeSection(args.out, "derived-fields", lines.join("\n"));
 }
 
 await main();

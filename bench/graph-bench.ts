@@ -15,28 +15,17 @@
 
 import { existsSync, readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { generateCorpus } from "./corpus/generate-corpus.js";
 import { startChild } from "./scale/child-server.js";
 import { bytesUnder } from "./scale/disk-usage.js";
 import type { PassFigures } from "./scale/ingest-pass.js";
 import { loadAverage, machine, timeHttp, type Latency } from "./scale/measure.js";
+import { benchOptions } from "./scale/bench-options.js";
 import { writeSection } from "./scale/results-file.js";
 import { ingestPass } from "./scale/run-ingest.js";
 
-const { values: args } = parseArgs({
-  options: {
-    articles: { type: "string", default: "1000000" },
-    months: { type: "string", default: "6" },
-    seconds: { type: "string", default: "5" },
-    reuse: { type: "boolean", default: false },
-    out: { type: "string", default: new URL("./RESULTS.md", import.meta.url).pathname },
-  },
-});
-const ARTICLES = Number(args.articles);
-const MONTHS = Number(args.months);
-const SECONDS = Number(args.seconds);
-const DATA = new URL("./.data/", import.meta.url).pathname;
+const args = benchOptions();
+const { articles: ARTICLES, months: MONTHS, seconds: SECONDS, dataDir: DATA } = args;
 
 interface Measured {
   name: string;
@@ -168,7 +157,7 @@ async function main(): Promise<void> {
     "|---|---|---|---:|---:|---|",
     ...table,
   ].join("\n");
-  writeSection(args.out as string, "graph", section);
+  writeSection(args.out, "graph", section);
   console.log(section);
 }
 

@@ -139,7 +139,7 @@ async function main(): Promise<void> {
   const measured = await sideBySide(options);
   writeFileSync(join(DATA, `side-by-side-${options.articles}.json`), JSON.stringify(measured, null, 2));
   const section = renderSideBySide(measured, options, command);
-  writeSection(args.out as string, "side-by-side", section);
+  writeSection(args.out, "side-by-side", section);
   console.log(section);
 }
 
@@ -218,7 +218,7 @@ async function scaleBench(): Promise<void> {
     join(DATA, `results-${ARTICLES}.json`),
     JSON.stringify({ ingested, rows, storyRows, mixed, helloLatency, helloLoaded }, null, 2),
   );
-  writeSection(args.out as string, "scale", report);
+  writeSection(args.out, "scale", report);
   console.log(report);
 }
 

@@ -19,7 +19,6 @@
 
 import { existsSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import { OnnxEmbedder } from "../src/adapters/onnx/onnx-embedder.js";
 import { SHIPPED_MODEL_DIR } from "../src/adapters/onnx/shipped-model.js";
@@ -36,22 +35,12 @@ import { searchByMeaning } from "../src/services/search/search-by-meaning.js";
 import { similarArticles } from "../src/services/search/similar-articles.js";
 import { generateCorpus } from "./corpus/generate-corpus.js";
 import { loadAverage, machine, timeCalls, type Latency } from "./scale/measure.js";
+import { benchOptions } from "./scale/bench-options.js";
 import { writeSection } from "./scale/results-file.js";
 import { ingestPass } from "./scale/run-ingest.js";
 
-const { values: args } = parseArgs({
-  options: {
-    articles: { type: "string", default: "1000000" },
-    months: { type: "string", default: "6" },
-    seconds: { type: "string", default: "5" },
-    reuse: { type: "boolean", default: false },
-    out: { type: "string", default: new URL("./RESULTS.md", import.meta.url).pathname },
-  },
-});
-const ARTICLES = Number(args.articles);
-const MONTHS = Number(args.months);
-const SECONDS = Number(args.seconds);
-const DATA = new URL("./.data/", import.meta.url).pathname;
+const args = benchOptions();
+const { articles: ARTICLES, months: MONTHS, seconds: SECONDS, dataDir: DATA } = args;
 const BATCH = 64;
 
 const QUERIES: Array<{ name: string; q: string; mode: "semantic" | "hybrid"; filters?: ArticleFilters }> = [
@@ -130,7 +119,7 @@ In-process through the services the API runs (query embedding included), ${SECON
 |---|---|---:|---:|---:|---|
 ${rows.join("\n")}
 `;
-  writeSection(args.out as string, "semantic", body);
+  writeSection(args.out, "semantic", body);
   console.error(body);
 }
 
