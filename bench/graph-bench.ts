@@ -51,7 +51,13 @@ async function main(): Promise<void> {
   else {
     const corpusDir = join(DATA, `corpus-${ARTICLES}`);
     console.error(`generating ${ARTICLES} articles into ${corpusDir} (reused when already there) ...`);
-    const corpus = await generateCorpus({ articles: ARTICLES, firstMonth: "2024-01", months: MONTHS, outDir: corpusDir, seed: 1 });
+    const corpus = await generateCorpus({
+      articles: ARTICLES,
+      firstMonth: "2024-01",
+      months: MONTHS,
+      outDir: corpusDir,
+      seed: 1,
+    });
     ingested = await ingestPass("clustered", corpusDir, dataDir);
     writeFileSync(join(dataDir, "GRAPH-INGEST.json"), JSON.stringify({ corpus: corpus.key, pass: ingested }, null, 2));
   }

@@ -89,12 +89,28 @@ async function main(): Promise<void> {
       const run = (): Promise<unknown> => searchByMeaning(container.index, container.embedder, request, plan, Date.now());
       const latency = await timeCalls(run, SECONDS);
       const recall = query.mode === "semantic" ? await recallAt10(dataDir, container, query.q, query.filters ?? {}) : undefined;
-      const body = ((await searchByMeaning(container.index, container.embedder, request, plan, Date.now())) as { body: { total: number; partial: boolean } }).body;
-      rows.push(row(query.name, `/search?q=${encodeURIComponent(query.q)}&mode=${query.mode}${filterQuery(query.filters)}`, body.total, latency, recall, body.partial));
+      const body = (
+        (await searchByMeaning(container.index, container.embedder, request, plan, Date.now())) as {
+          body: { total: number; partial: boolean };
+        }
+      ).body;
+      rows.push(
+        row(
+          query.name,
+          `/search?q=${encodeURIComponent(query.q)}&mode=${query.mode}${filterQuery(query.filters)}`,
+          body.total,
+          latency,
+          recall,
+          body.partial,
+        ),
+      );
       console.error(rows.at(-1));
     }
-    const seed = (await container.index.search({ keywords: parseKeywordQuery("baltimore shooting"), filters: {}, offset: 0, limit: 1 })).hits[0]?.article.id as string;
-    const similar = (): Promise<unknown> => similarArticles(container.index, container.embedder, { id: seed, limit: 10, view: "full" }, plan, Date.now());
+    const seed = (
+      await container.index.search({ keywords: parseKeywordQuery("baltimore shooting"), filters: {}, offset: 0, limit: 1 })
+    ).hits[0]?.article.id as string;
+    const similar = (): Promise<unknown> =>
+      similarArticles(container.index, container.embedder, { id: seed, limit: 10, view: "full" }, plan, Date.now());
     const latency = await timeCalls(similar, SECONDS);
     const body = (await similar()) as { total: number; partial: boolean };
     rows.push(row("/similar", `/similar/${seed}`, body.total, latency, undefined, body.partial));
@@ -132,7 +148,10 @@ interface ModelFigures {
 async function modelFigures(): Promise<ModelFigures> {
   const rssBeforeMiB = Math.round(process.memoryUsage().rss / 1048576);
   const embedder = await OnnxEmbedder.load(SHIPPED_MODEL_DIR);
-  await embedder.embed(Array.from({ length: BATCH }, (_, i) => `Senate votes down spending bill ${i}`), "passage");
+  await embedder.embed(
+    Array.from({ length: BATCH }, (_, i) => `Senate votes down spending bill ${i}`),
+    "passage",
+  );
   const rssLoadedMiB = Math.round(process.memoryUsage().rss / 1048576);
   await embedder.close();
   return { name: embedder.model, rssBeforeMiB, rssLoadedMiB };
@@ -154,7 +173,10 @@ async function embedDistinct(dataDir: string): Promise<Backfill> {
   let articles = 0;
   for (const file of months) {
     const db = new Database(join(dir, file), { readonly: true });
-    for (const row of db.prepare("SELECT a.rowid, d.doc FROM articles a JOIN docs d ON d.rowid = a.rowid").iterate() as Iterable<{ rowid: number; doc: string }>) {
+    for (const row of db.prepare("SELECT a.rowid, d.doc FROM articles a JOIN docs d ON d.rowid = a.rowid").iterate() as Iterable<{
+      rowid: number;
+      doc: string;
+    }>) {
       const text = embeddingText(JSON.parse(row.doc) as ArticleDetail);
       let carriers = texts.get(text);
       if (!carriers) texts.set(text, (carriers = []));
@@ -232,7 +254,9 @@ async function recallAt10(
   for (const file of readdirSync(dir).filter((f) => /^articles-\d{6}\.db$/.test(f))) {
     const db = new Database(join(dir, file), { readonly: true });
     const rows = db
-      .prepare("SELECT a.id, v.embedding FROM article_vectors v JOIN articles a ON a.rowid = v.rowid WHERE v.embedding IS NOT NULL")
+      .prepare(
+        "SELECT a.id, v.embedding FROM article_vectors v JOIN articles a ON a.rowid = v.rowid WHERE v.embedding IS NOT NULL",
+      )
       .iterate() as Iterable<{ id: string; embedding: Buffer }>;
     for (const row of rows) {
       if (filtered && !matching.has(row.id)) continue;
