@@ -743,7 +743,11 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
           if (signals !== undefined) {
             const bucket = values.get(row.bucket) ?? new Map<number, number[]>();
             values.set(row.bucket, bucket);
-            for (const [code, list] of Object.entries(signals)) bucket.set(Number(code), [...(bucket.get(Number(code)) ?? []), ...list]);
+            for (const [code, list] of Object.entries(signals)) {
+              const kept = bucket.get(Number(code));
+              if (kept === undefined) bucket.set(Number(code), list);
+              else for (const value of list) kept.push(value);
+            }
           }
           const seen = rows.get(row.bucket);
           if (seen === undefined) {
