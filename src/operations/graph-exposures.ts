@@ -16,7 +16,7 @@ export const graphExposuresOperation = defineOperation({
   pathParams: [],
   summary: "What several entities have in common",
   description:
-    "For 2 to 5 entity ids (`entity_id`, comma-separated or repeated): the articles naming all of them (`shared.articles`, exact), their distinct stories and publishers, first and last seen, value counts over them (`facets`, as on /search) and the newest of them as `evidence`. `signal_stats` is reported once the index carries signals. Co-mention in reporting, not ownership, partnership, causation or exposure in any financial sense. 1 credit per index query: 1, plus 1 or 2 per id, plus 2 for the shared articles; at most 13.",
+    "For 2 to 5 entity ids (`entity_id`, comma-separated or repeated): the articles naming all of them (`shared.articles`, exact), their distinct stories and publishers, first and last seen, value counts over them (`facets`, as on /search) and the newest of them as `evidence`. `signal_stats`: per signal, its mean intensity over the shared articles carrying it and how many carry it. Co-mention in reporting, not ownership, partnership, causation or exposure in any financial sense. 1 credit per index query: 1, plus 1 or 2 per id, plus 2 for the shared articles; at most 13.",
   params: Type.Object({
     entity_id: GraphParams.exposures_entity_id,
     evidence: Type.Optional(GraphParams.evidence),

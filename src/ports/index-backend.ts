@@ -138,8 +138,8 @@ export interface AggregateRow {
   /** Earliest and latest published_at among the bucket's matches (null when none carries one). */
   first: string | null;
   last: string | null;
-  /** With `signals`: each signal carried by a match in the bucket, its mean and percentile (exact across indexes). */
-  signals?: Partial<Record<SignalName, { mean: number; percentile: number }>>;
+  /** With `signals`: each signal carried by a match in the bucket, its mean, percentile and how many matches carry it (exact across indexes). */
+  signals?: Partial<Record<SignalName, { mean: number; percentile: number; articles: number }>>;
   /** Monthly indexes that held matches in this bucket: distinct counts from more than one are summed. */
   indexes: number;
 }

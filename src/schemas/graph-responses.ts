@@ -167,7 +167,7 @@ export const ExposuresResponseSchema = Type.Object(
     ),
     signal_stats: Type.Optional(
       Type.Record(Type.String(), Type.Object({ mean: Type.Number(), articles: Type.Integer() }), {
-        description: "Per signal, its mean over the shared articles carrying it; present once the index carries signals.",
+        description: "Per signal (signals-v1), its mean intensity over the shared articles carrying it and how many carry it.",
       }),
     ),
     evidence: Type.Array(CompactArticleSchema, { description: "The newest shared articles, at most `evidence`." }),

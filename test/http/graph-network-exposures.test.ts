@@ -30,7 +30,15 @@ interface NetworkBody {
   seed: { entity_id: string; aliases_used: string[]; articles?: number };
   types: string[];
   neighbors: Record<string, Edge[]>;
-  comparison?: { from: string; to: string; seed: { articles?: number }; new: Change[]; gone: Change[]; grew: Change[]; fell: Change[] };
+  comparison?: {
+    from: string;
+    to: string;
+    seed: { articles?: number };
+    new: Change[];
+    gone: Change[];
+    grew: Change[];
+    fell: Change[];
+  };
   credits_charged: number;
   partial: boolean;
   note: string;
@@ -40,6 +48,7 @@ interface ExposuresBody {
   entities: Array<{ entity_id: string; aliases_used: string[] }>;
   shared: { articles: number; stories: number; sources: number; first_seen?: string; last_seen?: string; approximate: boolean };
   facets?: Record<string, { values: Array<{ value: string; count: number }> }>;
+  signal_stats?: Record<string, { mean: number; articles: number }>;
   evidence: Array<{ id: string; published_at: string }>;
   credits_charged: number;
   indexed_through: string;
@@ -87,7 +96,9 @@ describe("GET /graph/network", () => {
         expect(edge.evidence).toEqual([]);
       }
       // The strongest of the type, by the brute-force count.
-      const truth = [...sample.neighbours(["person:joe biden"], type as "person")].map((n) => sample.count(["person:joe biden", n]));
+      const truth = [...sample.neighbours(["person:joe biden"], type as "person")].map((n) =>
+        sample.count(["person:joe biden", n]),
+      );
       expect(edges[0]?.co_mentions).toBe(Math.max(...truth));
     }
     // 1 + 1 + 1: no evidence by default.
@@ -154,7 +165,9 @@ describe("GET /graph/network", () => {
 describe("GET /graph/exposures", () => {
   it("counts the articles naming every entity, their stories and sources, with the newest as evidence", async () => {
     const ids = ["person:joe biden", "person:donald trump"];
-    const body = await get<ExposuresBody>(`/graph/exposures?entity_id=${ids.map(encodeURIComponent).join(",")}&evidence=4&facets=source,language`);
+    const body = await get<ExposuresBody>(
+      `/graph/exposures?entity_id=${ids.map(encodeURIComponent).join(",")}&evidence=4&facets=source,language`,
+    );
     const shared = sample.naming(ids);
     expect(body.shared.articles).toBe(shared.length);
     expect(body.shared.sources).toBeGreaterThanOrEqual(new Set(shared.map((a) => a.source)).size);
@@ -168,7 +181,17 @@ describe("GET /graph/exposures", () => {
     expect(english).toBe(shared.filter((a) => a.language === "eng").length);
     expect(body.entities.map((e) => e.entity_id)).toEqual(ids);
     expect(body.entity_resolution_version).toBe("er-v1");
-    expect(body).not.toHaveProperty("signal_stats");
+    // signal_stats: each signal's mean intensity over the shared articles carrying it, computed here from their signals.
+    const carried = new Map<string, number[]>();
+    for (const a of shared)
+      for (const group of [a.signals?.industries, a.signals?.business_context, a.signals?.risk_context])
+        for (const [name, value] of Object.entries(group ?? {})) carried.set(name, [...(carried.get(name) ?? []), value]);
+    expect(carried.size).toBeGreaterThan(3);
+    expect(Object.keys(body.signal_stats ?? {}).sort()).toEqual([...carried.keys()].sort());
+    for (const [name, values] of carried) {
+      expect(body.signal_stats?.[name]?.articles, name).toBe(values.length);
+      expect(body.signal_stats?.[name]?.mean, name).toBeCloseTo(values.reduce((s, v) => s + v, 0) / values.length, 3);
+    }
     // 1 + 1 per id + the shared articles and their summary.
     expect(body.credits_charged).toBe(1 + 2 + 2);
   });

@@ -229,7 +229,9 @@ const HANDLERS: Handlers = {
   entitySpellings: (partition, args) => entitySpellingsPart(partition, args),
   aggregate(partition, args) {
     const search = compile(partition, args);
-    if (search === FIELD_UNAVAILABLE) return { rows: [], fieldUnavailable: true };
+    // Signal metrics read the signals-v1 intensities, which an index built before them does not hold.
+    const signalsMissing = (args.metrics.signals?.length ?? 0) > 0 && !partition.derivedFields().has("signals-v1");
+    if (search === FIELD_UNAVAILABLE || signalsMissing) return { rows: [], fieldUnavailable: true };
     return { rows: search === null ? [] : aggregatePart(partition, search, args.interval, args.metrics) };
   },
   nearest(partition, args) {

@@ -773,7 +773,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
         if (name === undefined || list.length === 0) continue;
         const sorted = Float64Array.from(list).sort();
         const mean = sorted.reduce((sum, v) => sum + v, 0) / sorted.length;
-        row.signals[name] = { mean, percentile: nearestRank(sorted, percentile) as number };
+        row.signals[name] = { mean, percentile: nearestRank(sorted, percentile) as number, articles: sorted.length };
       }
     }
     return { rows: [...rows.values()], partitionsRead: readOf(walk), partitionsFailed: walk.failed };
@@ -815,7 +815,9 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
     return { months, articles, skipped };
   }
 
-  async getArticles(ids: readonly string[]): Promise<{ articles: Map<string, ArticleDetail>; partitionsFailed: PartitionFailure[] }> {
+  async getArticles(
+    ids: readonly string[],
+  ): Promise<{ articles: Map<string, ArticleDetail>; partitionsFailed: PartitionFailure[] }> {
     const walk: Walk = { read: [], failed: [] };
     const docs = await this.loadDocs(
       ids.filter((id) => /^\d{14}/.test(id)).map((id) => ({ id, month: monthOf(id) })),

@@ -11,7 +11,8 @@ import {
 import { FILTER_FIELDS } from "../../domain/filter-fields.js";
 import { ASSOCIATION_NOTE, type EdgeType } from "../../domain/graph.js";
 import type { ArticleFilters, EntityFilter } from "../../domain/search-query.js";
-import type { IndexBackend } from "../../ports/index-backend.js";
+import { SIGNAL_NAMES } from "../../domain/vocabularies/signals-v1.js";
+import type { AggregateRow, IndexBackend } from "../../ports/index-backend.js";
 import { entityAliases } from "../entities/entity-aliases.js";
 import type { Window } from "../search/plan-window.js";
 import { QUERY_BUDGET_MS } from "../search/search-articles.js";
@@ -233,6 +234,8 @@ export interface PairSummary {
   stories: number;
   /** True when the distinct counts of several monthly indexes were summed (upper bounds). */
   summed: boolean;
+  /** With `signals`: each signal carried by an article, its mean and how many carry it (exact across indexes). */
+  signals?: AggregateRow["signals"];
 }
 
 /** What two queries about the articles mentioning a pair give an edge. */
@@ -248,11 +251,17 @@ export interface EdgeEvidence extends PairSummary {
  * publishers and distinct stories of the articles mentioning every entity of
  * `pair` (one grouped pass; distinct counts of several monthly indexes are summed).
  */
-export async function summarisePair(scope: GraphScope, pair: readonly EntityRef[]): Promise<PairSummary> {
+export async function summarisePair(
+  scope: GraphScope,
+  pair: readonly EntityRef[],
+  options: { signals?: boolean } = {},
+): Promise<PairSummary> {
   const summary = await scope.index.aggregate({
     filters: scopedFilters(scope, pair.map(filterOf)),
     interval: "all",
     metrics: { stories: true, outlets: true },
+    // The percentile is not reported; the pass needs one.
+    ...(options.signals ? { signals: { names: SIGNAL_NAMES, percentile: 50 } } : {}),
     budgetMs: QUERY_BUDGET_MS,
   });
   scope.ledger.note(summary);
@@ -263,6 +272,7 @@ export async function summarisePair(scope: GraphScope, pair: readonly EntityRef[
     ...(row?.last ? { last_seen: row.last } : {}),
     sources: row?.outlets ?? 0,
     stories: row?.stories ?? 0,
+    ...(options.signals ? { signals: row?.signals ?? {} } : {}),
   };
 }
 

@@ -28,9 +28,11 @@ import {
 //   narrowing filters.
 // - `shared`: the articles naming every entity (exact), their distinct
 //   stories and publishers, first and last seen; `facets`; `evidence`.
-// - `signal_stats`: per signal, its mean over the shared articles carrying
-//   it. The index does not carry signals yet, so it is omitted (signalStats
-//   below is the one place that fills it once articles carry `signals`).
+// - `signal_stats`: per signal (signals-v1), its mean intensity over the
+//   shared articles carrying it and how many carry it, from the same pass as
+//   their stories and publishers; a signal no shared article carries is
+//   left out. A monthly index built before signals-v1 cannot give them: the
+//   answer is then partial, coverage `field_unavailable` (as on /aggregate).
 //
 // Queries: 1 for indexed_through, 1 or 2 per id, then 1 for the shared
 // articles (count, evidence, facets) and 1 for their stories and sources;
@@ -85,14 +87,14 @@ export async function sharedExposures(scope: GraphScope, request: ExposuresReque
       ...(request.facets ? { facets: request.facets } : {}),
       budgetMs: QUERY_BUDGET_MS,
     }),
-    scope.ledger.claim(1) ? summarisePair(scope, refs) : undefined,
+    scope.ledger.claim(1) ? summarisePair(scope, refs, { signals: true }) : undefined,
   ]);
   scope.ledger.record(1, found);
   return {
     entities,
     shared: sharedOf(found.total, summary),
     ...(found.facets ? { facets: found.facets } : {}),
-    ...signalStats(),
+    ...(summary?.signals ? { signal_stats: signalStats(summary.signals) } : {}),
     evidence: found.hits.map((hit) => compact(hit.article)),
     ...graphEnvelope(scope, indexed),
   };
@@ -116,11 +118,10 @@ function emptyFacets(request: FacetRequest | undefined): { facets?: Partial<Reco
   return { facets: Object.fromEntries(request.fields.map((field) => [field, empty])) };
 }
 
-/**
- * `signal_stats` over the shared articles: the seam for signals (signals-v1).
- * Articles carry no signals in this index yet, so there is nothing to report
- * and the field is omitted rather than shown empty as if measured.
- */
-function signalStats(): { signal_stats?: Record<string, { mean: number; articles: number }> } {
-  return {};
+/** `signal_stats`: each signal's mean (rounded to 4 decimals, as on /aggregate) and how many shared articles carry it. */
+function signalStats(found: NonNullable<PairSummary["signals"]>): Record<string, { mean: number; articles: number }> {
+  const out: Record<string, { mean: number; articles: number }> = {};
+  for (const [name, stat] of Object.entries(found))
+    out[name] = { mean: Math.round(stat.mean * 10_000) / 10_000, articles: stat.articles };
+  return out;
 }

@@ -1,0 +1,69 @@
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ArticleDetail } from "../../src/domain/article.js";
+import { names } from "../support/graph-brute-force.js";
+import { readArticles } from "../support/gkg-fixtures.js";
+import { makeOldFormat } from "../support/old-format-index.js";
+import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
+
+// Signal metrics (/aggregate `signal:<name>`, /graph/exposures `signal_stats`)
+// over a monthly index built before signals-v1: that index cannot give them,
+// so the answer covers the other months, partial with coverage
+// `field_unavailable`, never a figure that silently leaves the month out.
+
+interface Envelope {
+  partial: boolean;
+  coverage: string;
+}
+
+const OLD_MONTH = "202307";
+const inOld = (a: ArticleDetail) => a.id.startsWith("2023");
+const conflictOf = (a: ArticleDetail) => a.signals?.risk_context.conflict;
+
+let server: TestServer;
+let articles: ArticleDetail[];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  articles = await readArticles(Object.values(SAMPLE_FILES));
+  makeOldFormat(join(server.dataDir, "index", `articles-${OLD_MONTH}.db`));
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+async function get<T>(path: string): Promise<T & Envelope> {
+  const response = await server.get(path);
+  expect(response.status, path).toBe(200);
+  return json<T & Envelope>(response);
+}
+
+function mean(values: readonly number[]): number {
+  return values.reduce((sum, v) => sum + v, 0) / values.length;
+}
+
+describe("signal metrics over an index built without signals", () => {
+  it("/aggregate answers from the other months, partial with coverage field_unavailable", async () => {
+    const body = await get<{ buckets: Array<{ signals: Record<string, { mean: number | null }> }> }>(
+      "/aggregate?interval=all&from=2015-01-01&metrics=signal:conflict",
+    );
+    expect(body).toMatchObject({ partial: true, coverage: "field_unavailable" });
+    const rest = articles.filter((a) => !inOld(a)).flatMap((a) => conflictOf(a) ?? []);
+    expect(rest.length).toBeGreaterThan(0);
+    expect(articles.some((a) => inOld(a) && conflictOf(a) !== undefined)).toBe(true);
+    expect(body.buckets[0]?.signals.conflict?.mean).toBeCloseTo(mean(rest), 3);
+  });
+
+  it("/graph/exposures reports signal_stats from the other months, partial with coverage field_unavailable", async () => {
+    const ids = ["person:joe biden", "person:donald trump"];
+    const body = await get<{ signal_stats: Record<string, { mean: number; articles: number }> }>(
+      `/graph/exposures?entity_id=${ids.map(encodeURIComponent).join(",")}&from=2015-01-01`,
+    );
+    expect(body).toMatchObject({ partial: true, coverage: "field_unavailable" });
+    const shared = articles.filter((a) => ids.every((id) => names(a, id)));
+    expect(shared.some(inOld)).toBe(true);
+    const rest = shared.filter((a) => !inOld(a)).flatMap((a) => conflictOf(a) ?? []);
+    expect(body.signal_stats.conflict?.articles).toBe(rest.length);
+  });
+});
