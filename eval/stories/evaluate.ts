@@ -1,7 +1,8 @@
 // Story clustering quality: pairwise precision, recall and F1 of the clusters
 // against each labelled set (how they were labelled: eval/stories/LABELLING.md
 // and LABELLING-second.md).
-//   npm run eval:stories [-- --verbose] [-- --labels eval/stories/labels-<batch>.json]
+//   npm run eval:stories [-- --verbose] [-- --labels eval/stories/labels-<batch>.json] [-- --probe <name>]
+// `--probe` (probes.ts) adds the pairs a probe would join to the clusters before scoring them.
 // Clusters each real file through the real pipeline (GKG parser, clusterer,
 // SQLite story store) in file order and in shuffled orders, which must agree.
 // A set of several files sums their pairs: pairs across files are never
@@ -15,6 +16,7 @@ import { SqliteStoryStore } from "../../src/adapters/sqlite/story-store.js";
 import type { ArticleDetail } from "../../src/domain/article.js";
 import { CLUSTERING_VERSION } from "../../src/domain/stories/same-story.js";
 import { StoryClusterer } from "../../src/services/stories/story-clusterer.js";
+import { PROBES, type Probe } from "./probes.js";
 
 interface Labels {
   file: string;
@@ -35,6 +37,13 @@ interface Counts {
 const ROOT = new URL("../../", import.meta.url).pathname;
 const HERE = new URL("./", import.meta.url).pathname;
 const VERBOSE = process.argv.includes("--verbose");
+const probeArg = process.argv.indexOf("--probe");
+const probeName = probeArg > 0 ? (process.argv[probeArg + 1] ?? "") : undefined;
+const PROBE: Probe | undefined = probeName === undefined ? undefined : PROBES[probeName];
+if (probeName !== undefined && PROBE === undefined) {
+  console.error(`unknown probe '${probeName}'; probes: ${Object.keys(PROBES).join(", ")}`);
+  process.exit(2);
+}
 
 const SETS: Array<{ name: string; labels: string[] }> = [
   { name: "2023-07-02 15:30 (the rules were tuned on it)", labels: ["labels-20230702153000.json"] },
@@ -67,6 +76,24 @@ async function cluster(articles: readonly ArticleDetail[]): Promise<Map<string, 
   await store.close();
   rmSync(dir, { recursive: true, force: true });
   return storyOf;
+}
+
+/** Joins the stories of each pair (the clusters then are the components of both). */
+function joinPairs(storyOf: Map<string, string>, pairs: ReadonlyArray<[string, string]>): void {
+  const parent = new Map<string, string>();
+  const find = (s: string): string => {
+    const p = parent.get(s);
+    if (p === undefined || p === s) return s;
+    const root = find(p);
+    parent.set(s, root);
+    return root;
+  };
+  for (const [a, b] of pairs) {
+    const ra = find(storyOf.get(a) as string);
+    const rb = find(storyOf.get(b) as string);
+    if (ra !== rb) parent.set(ra > rb ? ra : rb, ra > rb ? rb : ra);
+  }
+  for (const [id, story] of storyOf) storyOf.set(id, find(story));
 }
 
 function shuffled<T>(items: readonly T[], seed: number): T[] {
@@ -149,6 +176,7 @@ async function evaluate(labelsPath: string): Promise<Counts> {
   const labels = JSON.parse(readFileSync(labelsPath, "utf8")) as Labels;
   const articles = await readArticles(labels.file);
   const inOrder = await cluster(articles);
+  if (PROBE) joinPairs(inOrder, await PROBE(articles));
   const orderNotes: string[] = [];
   for (const seed of [7, 42]) {
     const other = await cluster(shuffled(articles, seed));
@@ -169,7 +197,9 @@ async function evaluate(labelsPath: string): Promise<Counts> {
 
 const labelsArg = process.argv.indexOf("--labels");
 const sets = labelsArg > 0 ? [{ name: "one file", labels: [process.argv[labelsArg + 1] as string] }] : SETS;
-console.log(`clustering ${CLUSTERING_VERSION}`);
+console.log(
+  `clustering ${CLUSTERING_VERSION}${probeName === undefined ? "" : `, with the pairs of probe '${probeName}' joined`}`,
+);
 for (const set of sets) {
   console.log(`\n${set.name}:`);
   const total: Counts = { tp: 0, fp: 0, fn: 0, positives: 0, uncertainMerged: 0, uncertain: 0 };
