@@ -23,7 +23,7 @@ import {
   type StorySizeRow,
 } from "./partition-stories.js";
 import { ScanBudget } from "./scan-budget.js";
-import { signalValuesOf } from "./partition-signals.js";
+import { signalValuesOf, type SignalValuesPart } from "./partition-signals.js";
 import type { DerivedVocabulary } from "./partition-schema.js";
 import { signalCode } from "../../domain/vocabularies/signals-v1.js";
 import { FILTER_FIELDS } from "../../domain/filter-fields.js";
@@ -103,8 +103,11 @@ export interface ReadJobs {
     result: SearchPart;
   };
   rankStats: { args: { phrases: string[] }; result: RankStats };
-  /** Intensities of one signal (signals-v1 code) over the matches carrying it, ascending. */
-  signalValues: { args: QueryArgs & { code: number; deadline?: number }; result: Scanned & { values: Float64Array } };
+  /** Intensities of one signal (signals-v1 code) over the matches carrying it: how many, and the largest (`top`). */
+  signalValues: {
+    args: QueryArgs & { code: number; top?: number; deadline?: number };
+    result: Scanned & SignalValuesPart;
+  };
   candidates: { args: QueryArgs & { n: number; keyset: Keyset }; result: PartitionHit[] };
   docs: { args: { ids: string[] }; result: Map<string, string> };
   doc: { args: { id: string }; result: string | undefined };
@@ -185,11 +188,11 @@ const HANDLERS: Handlers = {
   },
   signalValues(partition, args) {
     const search = compile(partition, args);
-    if (search === FIELD_UNAVAILABLE) return { values: new Float64Array(0), fieldUnavailable: true };
-    if (search === null) return { values: new Float64Array(0) };
+    if (search === FIELD_UNAVAILABLE) return { count: 0, values: new Float64Array(0), fieldUnavailable: true };
+    if (search === null) return { count: 0, values: new Float64Array(0) };
     const budget = new ScanBudget(args.deadline);
-    const values = signalValuesOf(partition, search, args.code, budget);
-    return budget.timedOut ? { values, timedOut: true } : { values };
+    const part = signalValuesOf(partition, search, args.code, budget, args.top);
+    return budget.timedOut ? { ...part, timedOut: true } : part;
   },
   docs: (partition, args) => partition.getDocs(args.ids),
   doc: (partition, args) => partition.getDoc(args.id),
