@@ -180,15 +180,30 @@ export class PartitionWriter {
     });
   }
 
-  /** An article's rows in the derived tables (partition-schema.ts DERIVED_SCHEMA); written again, they replace. */
+  /**
+   * An article's rows in the derived tables (partition-schema.ts DERIVED_SCHEMA); written again, they replace. Each
+   * table's rows go in one statement (an article has some seven signals, a city or two, a few amounts): the cost
+   * per statement run, not per row, was the larger part.
+   */
   private writeDerivedRows(rowid: number, a: Pick<PreparedArticle, "signals" | "places" | "amounts">): void {
-    const statements = this.partition.statements;
-    const signal = statements.get("INSERT OR REPLACE INTO signal_values (article, signal, value) VALUES (?, ?, ?)");
-    const place = statements.get("INSERT OR REPLACE INTO places (article, seq, latitude, longitude) VALUES (?, ?, ?, ?)");
-    const amount = statements.get("INSERT OR REPLACE INTO amounts (article, seq, number, object) VALUES (?, ?, ?, ?)");
-    for (let i = 0; i + 1 < a.signals.length; i += 2) signal.run(rowid, a.signals[i], a.signals[i + 1]);
-    for (let i = 0; i + 1 < a.places.length; i += 2) place.run(rowid, i / 2, a.places[i], a.places[i + 1]);
-    a.amounts.forEach(([number, object], seq) => amount.run(rowid, seq, number, object));
+    const signals: Array<number | string> = [];
+    for (let i = 0; i + 1 < a.signals.length; i += 2) signals.push(rowid, a.signals[i] as number, a.signals[i + 1] as number);
+    this.insertRows("signal_values (article, signal, value)", 3, signals);
+    const places: Array<number | string> = [];
+    for (let i = 0; i + 1 < a.places.length; i += 2) places.push(rowid, i / 2, a.places[i] as number, a.places[i + 1] as number);
+    this.insertRows("places (article, seq, latitude, longitude)", 4, places);
+    const amounts: Array<number | string> = [];
+    a.amounts.forEach(([number, object], seq) => amounts.push(rowid, seq, number, object));
+    this.insertRows("amounts (article, seq, number, object)", 4, amounts);
+  }
+
+  /** `values` as rows of `width` into `target` (`table (columns)`), up to 32 rows per statement. */
+  private insertRows(target: string, width: number, values: ReadonlyArray<number | string>): void {
+    const chunk = 32 * width;
+    for (let at = 0; at < values.length; at += chunk) {
+      const part = at === 0 && values.length <= chunk ? values : values.slice(at, at + chunk);
+      this.partition.statements.get(insertSql(target, width, part.length / width)).run(part);
+    }
   }
 
   /** Articles a rebuild already went through (a rebuild killed part way resumes after them). */
@@ -224,4 +239,18 @@ export class PartitionWriter {
   close(): void {
     this.partition.close();
   }
+}
+
+/** `INSERT OR REPLACE INTO target VALUES (?, ...), ...` for `rows` rows, built once per shape. */
+const insertSqls = new Map<string, string[]>();
+
+function insertSql(target: string, width: number, rows: number): string {
+  let byRows = insertSqls.get(target);
+  if (byRows === undefined) insertSqls.set(target, (byRows = []));
+  let sql = byRows[rows];
+  if (sql === undefined) {
+    const row = `(${new Array<string>(width).fill("?").join(", ")})`;
+    sql = byRows[rows] = `INSERT OR REPLACE INTO ${target} VALUES ${new Array<string>(rows).fill(row).join(", ")}`;
+  }
+  return sql;
 }
