@@ -231,7 +231,8 @@ const HANDLERS: Handlers = {
   count: (partition) => partition.count(),
   entitySpellings: (partition, args) => entitySpellingsPart(partition, args),
   aggregate(partition, args) {
-    const search = compile(partition, args);
+    // Signal metrics read signals-v1 like a signal filter: a month without it cannot give them.
+    const search = compile(partition, args, [], (args.metrics.signals?.length ?? 0) > 0 ? ["signals-v1"] : []);
     if (search === FIELD_UNAVAILABLE) return { rows: [], fieldUnavailable: true };
     return { rows: search === null ? [] : aggregatePart(partition, search, args.interval, args.metrics) };
   },
@@ -285,14 +286,16 @@ const FIELD_UNAVAILABLE = "field_unavailable";
 /**
  * The query as one partition runs it: filters resolved to its terms, the window
  * kept only where it cuts into the partition. Null when nothing here can match;
- * FIELD_UNAVAILABLE when it needs a derived vocabulary this index lacks.
+ * FIELD_UNAVAILABLE when it needs a derived vocabulary this index lacks (for its filters, the facets it counts,
+ * or `alsoNeeded`).
  */
 function compile(
   partition: ArticlePartition,
   query: QueryArgs,
   facetCodes: readonly number[] = [],
+  alsoNeeded: readonly DerivedVocabulary[] = [],
 ): PartitionSearch | null | typeof FIELD_UNAVAILABLE {
-  const needed = vocabulariesNeeded(query, facetCodes);
+  const needed = [...vocabulariesNeeded(query, facetCodes), ...alsoNeeded];
   if (needed.length > 0) {
     const built = partition.derivedFields();
     if (needed.some((v) => !built.has(v))) return FIELD_UNAVAILABLE;
