@@ -35,7 +35,8 @@ const STAGES: ReadonlyArray<[stage: string, test: (url: string, fn: string) => b
   ["garbage collection", (_u, fn) => fn === "(garbage collector)"],
   [
     "derived rows (signal_values, places, amounts)",
-    (u, fn) => u.endsWith("partition-writer.ts") && /insertRows|writeDerivedRows/.test(fn),
+    (u, fn) =>
+      u.endsWith("signal-rows-buffer.ts") || (u.endsWith("partition-writer.ts") && /insertRows|writeDerivedRows/.test(fn)),
   ],
   ["postings", (u) => u.endsWith("postings-buffer.ts")],
   ["term ids and counts", (u) => u.endsWith("term-writer.ts")],
