@@ -82,8 +82,15 @@ describe("an index built without the derived fields", () => {
     expect(await get("/search?facets=event_type")).toMatchObject({ partial: true, coverage: "field_unavailable" });
     const stories = await json<{ partial: boolean; coverage: string }>(await server.get("/stories?event_type=labor_strike"));
     expect(stories).toMatchObject({ partial: true, coverage: "field_unavailable" });
+    // Signal metrics of a time series read signals-v1 like a signal filter.
+    const series = await json<{ partial: boolean; coverage: string }>(
+      await server.get("/aggregate?interval=all&metrics=signal:finance"),
+    );
+    expect(series).toMatchObject({ partial: true, coverage: "field_unavailable" });
     // Nothing derived asked for: the whole index answers.
     expect(await get("/search?q=strike")).toMatchObject({ partial: false, coverage: "complete" });
+    const counts = await json<{ partial: boolean; coverage: string }>(await server.get("/aggregate?interval=all"));
+    expect(counts).toMatchObject({ partial: false, coverage: "complete" });
   });
 
   it("is rebuilt by `newsindex reindex`, resumed after kill -9, while the server answers", async () => {
@@ -117,8 +124,25 @@ describe("an index built without the derived fields", () => {
     expect(facet.facets?.event_type?.values).toContainEqual({ value: "labor_strike", count: strikes.length });
     const paris = await get("/search?near=48.8566,2.3522&radius_km=50&limit=100");
     expect(paris).toMatchObject({ total: articles.filter(nearParis).length, coverage: "complete" });
-    // signals-v1 needs the GKG records' GCAM counts, which the index does not keep.
-    expect((await get("/search?signal=finance")).coverage).toBe("field_unavailable");
+    // signals-v1 needs the GKG records' GCAM counts, which the index does not keep: the month still claims no
+    // signals, whatever asks for them, and its articles carry none.
+    for (const path of [
+      "/search?signal=finance",
+      "/search?signal=finance&signal_min=1",
+      "/search?signals=finance:1:,conflict",
+      "/search?signal=finance&signal_percentile_min=90",
+      "/search?facets=signal",
+      "/stories?signal=finance",
+      "/aggregate?interval=all&metrics=signal:finance",
+    ]) {
+      const body = await json<{ partial: boolean; coverage: string }>(await server.get(path));
+      expect(body, path).toMatchObject({ partial: true, coverage: "field_unavailable" });
+    }
+    const strike = await json<{ signals?: unknown; event_types?: string[] }>(
+      await server.get(`/doc/${encodeURIComponent(strikes[0]?.id ?? "")}`),
+    );
+    expect(strike.event_types).toContain("labor_strike");
+    expect(strike.signals).toBeUndefined();
 
     const again = spawnCli(["reindex", "--data-dir", server.dataDir]);
     expect((await again.exited).code).toBe(0);

@@ -17,7 +17,7 @@ import {
 import { parseLocations } from "./gkg-locations.js";
 import { eventTypesOf } from "../../domain/vocabularies/events-v1.js";
 import { computeSignals } from "../../domain/vocabularies/signals-v1.js";
-import { signalInput } from "./gkg-signals.js";
+import { signalInput, themeMentions } from "./gkg-signals.js";
 import { decodeText, decodeUrl, distinct, parseUrlList } from "./gkg-text.js";
 import { isGkgTimestamp } from "./gkg-timestamp.js";
 import type { PublisherCountryResolver } from "./publisher-country.js";
@@ -62,10 +62,10 @@ export function parseGkgRecord(fields: readonly string[], publisherCountry: Publ
   const dates = parseEnhancedDates(field(C.COL_V21_DATES));
   const title = nullIfEmpty(decodeText(extras.get("PAGE_TITLE") ?? ""));
   const url = documentUrl(collection, field(C.COL_DOCUMENT_IDENTIFIER));
-  const topics = lowerCasedEntities(field(C.COL_V2_THEMES), field(C.COL_V1_THEMES));
-  const signals = computeSignals(
-    signalInput(field(C.COL_V2_THEMES), field(C.COL_V1_THEMES), field(C.COL_V2_GCAM), tone.word_count),
-  );
+  // One read of the theme lists for both: topics are their distinct codes, signals count every mention.
+  const mentions = themeMentions(field(C.COL_V2_THEMES), field(C.COL_V1_THEMES));
+  const topics = distinct(mentions.map((theme) => theme.toLowerCase()));
+  const signals = computeSignals(signalInput(mentions, field(C.COL_V2_GCAM), tone.word_count));
 
   const article: ArticleDetail = {
     id,

@@ -6,20 +6,35 @@ import { offsetListNames, plainListItems } from "./gkg-fields.js";
 // offset; V1Themes, the fallback, lists each theme once) and the GCAM
 // variables some signal reads (V2GCAM `wc:N,c1.1:N,...,v10.1:X`).
 
-export function signalInput(v2Themes: string, v1Themes: string, gcam: string, wordCount: number | null): SignalInput {
+/** The record's theme mentions: V2EnhancedThemes' names (one per mention), or V1Themes' items when V2 is empty. */
+export function themeMentions(v2Themes: string, v1Themes: string): string[] {
   const names = offsetListNames(v2Themes);
-  const mentions = names.length > 0 ? names : plainListItems(v1Themes);
+  return names.length > 0 ? names : plainListItems(v1Themes);
+}
+
+export function signalInput(mentions: readonly string[], gcam: string, wordCount: number | null): SignalInput {
+  // Counted as written, then folded to upper case once per distinct theme (a theme is mentioned several times).
+  const written = new Map<string, number>();
+  for (const theme of mentions) written.set(theme, (written.get(theme) ?? 0) + 1);
   const themes = new Map<string, number>();
-  for (const theme of mentions) {
+  for (const [theme, count] of written) {
     const code = theme.toUpperCase();
-    themes.set(code, (themes.get(code) ?? 0) + 1);
+    themes.set(code, (themes.get(code) ?? 0) + count);
   }
   return { themes, gcam: gcamValues(gcam), wordCount };
 }
 
-/** The GCAM dictionaries some signal reads (`c4` of `c4.1`): the field holds thousands of entries, a few of these. */
-const DICTIONARIES = [...new Set([...SIGNAL_GCAM_VARIABLES].flatMap((v) => /^c(\d+)\./.exec(v)?.[1] ?? []))];
-const ENTRY = new RegExp(`,c(${DICTIONARIES.join("|")})\\.(\\d+):([0-9.]+)`, "g");
+/**
+ * The GCAM variables some signal reads, as one pattern (`,c4.16:3`): the field holds thousands of entries, some
+ * twenty of these, and naming them exactly skips the rest without building a string for each.
+ */
+const ENTRY = new RegExp(
+  `,(${[...SIGNAL_GCAM_VARIABLES]
+    .filter((v) => /^c\d+\.\d+$/.test(v))
+    .map((v) => v.replace(".", "\\."))
+    .join("|")}):([0-9.]+)`,
+  "g",
+);
 const WORD_COUNT = /^wc:(\d+)/;
 
 function gcamValues(field: string): Map<string, number> {
@@ -27,9 +42,8 @@ function gcamValues(field: string): Map<string, number> {
   const wc = WORD_COUNT.exec(field);
   if (wc) values.set("wc", Number(wc[1]));
   for (const m of field.matchAll(ENTRY)) {
-    const variable = `c${m[1]}.${m[2]}`;
-    const value = Number(m[3]);
-    if (SIGNAL_GCAM_VARIABLES.has(variable) && Number.isFinite(value)) values.set(variable, value);
+    const value = Number(m[2]);
+    if (Number.isFinite(value)) values.set(m[1] as string, value);
   }
   return values;
 }

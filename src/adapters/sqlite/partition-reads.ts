@@ -23,7 +23,7 @@ import {
   type StorySizeRow,
 } from "./partition-stories.js";
 import { ScanBudget } from "./scan-budget.js";
-import { signalValuesOf } from "./partition-signals.js";
+import { signalValuesOf, type SignalValuesPart } from "./partition-signals.js";
 import type { DerivedVocabulary } from "./partition-schema.js";
 import { signalCode } from "../../domain/vocabularies/signals-v1.js";
 import { FILTER_FIELDS } from "../../domain/filter-fields.js";
@@ -103,8 +103,11 @@ export interface ReadJobs {
     result: SearchPart;
   };
   rankStats: { args: { phrases: string[] }; result: RankStats };
-  /** Intensities of one signal (signals-v1 code) over the matches carrying it, ascending. */
-  signalValues: { args: QueryArgs & { code: number; deadline?: number }; result: Scanned & { values: Float64Array } };
+  /** Intensities of one signal (signals-v1 code) over the matches carrying it: how many, and the largest (`top`). */
+  signalValues: {
+    args: QueryArgs & { code: number; top?: number; deadline?: number };
+    result: Scanned & SignalValuesPart;
+  };
   candidates: { args: QueryArgs & { n: number; keyset: Keyset }; result: PartitionHit[] };
   docs: { args: { ids: string[] }; result: Map<string, string> };
   doc: { args: { id: string }; result: string | undefined };
@@ -185,11 +188,11 @@ const HANDLERS: Handlers = {
   },
   signalValues(partition, args) {
     const search = compile(partition, args);
-    if (search === FIELD_UNAVAILABLE) return { values: new Float64Array(0), fieldUnavailable: true };
-    if (search === null) return { values: new Float64Array(0) };
+    if (search === FIELD_UNAVAILABLE) return { count: 0, values: new Float64Array(0), fieldUnavailable: true };
+    if (search === null) return { count: 0, values: new Float64Array(0) };
     const budget = new ScanBudget(args.deadline);
-    const values = signalValuesOf(partition, search, args.code, budget);
-    return budget.timedOut ? { values, timedOut: true } : { values };
+    const part = signalValuesOf(partition, search, args.code, budget, args.top);
+    return budget.timedOut ? { ...part, timedOut: true } : part;
   },
   docs: (partition, args) => partition.getDocs(args.ids),
   doc: (partition, args) => partition.getDoc(args.id),
@@ -228,10 +231,9 @@ const HANDLERS: Handlers = {
   count: (partition) => partition.count(),
   entitySpellings: (partition, args) => entitySpellingsPart(partition, args),
   aggregate(partition, args) {
-    const search = compile(partition, args);
-    // Signal metrics read the signals-v1 intensities, which an index built before them does not hold.
-    const signalsMissing = (args.metrics.signals?.length ?? 0) > 0 && !partition.derivedFields().has("signals-v1");
-    if (search === FIELD_UNAVAILABLE || signalsMissing) return { rows: [], fieldUnavailable: true };
+    // Signal metrics read signals-v1 like a signal filter: a month without it cannot give them.
+    const search = compile(partition, args, [], (args.metrics.signals?.length ?? 0) > 0 ? ["signals-v1"] : []);
+    if (search === FIELD_UNAVAILABLE) return { rows: [], fieldUnavailable: true };
     return { rows: search === null ? [] : aggregatePart(partition, search, args.interval, args.metrics) };
   },
   nearest(partition, args) {
@@ -284,14 +286,16 @@ const FIELD_UNAVAILABLE = "field_unavailable";
 /**
  * The query as one partition runs it: filters resolved to its terms, the window
  * kept only where it cuts into the partition. Null when nothing here can match;
- * FIELD_UNAVAILABLE when it needs a derived vocabulary this index lacks.
+ * FIELD_UNAVAILABLE when it needs a derived vocabulary this index lacks (for its filters, the facets it counts,
+ * or `alsoNeeded`).
  */
 function compile(
   partition: ArticlePartition,
   query: QueryArgs,
   facetCodes: readonly number[] = [],
+  alsoNeeded: readonly DerivedVocabulary[] = [],
 ): PartitionSearch | null | typeof FIELD_UNAVAILABLE {
-  const needed = vocabulariesNeeded(query, facetCodes);
+  const needed = [...vocabulariesNeeded(query, facetCodes), ...alsoNeeded];
   if (needed.length > 0) {
     const built = partition.derivedFields();
     if (needed.some((v) => !built.has(v))) return FIELD_UNAVAILABLE;

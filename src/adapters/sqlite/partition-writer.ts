@@ -3,6 +3,7 @@ import { headlineKey } from "../../domain/stories/headline-key.js";
 import type { ArticlePartition } from "./article-partition.js";
 import { ensureEntityKeys } from "./entity-keys.js";
 import { PostingsBuffer } from "./postings-buffer.js";
+import { SignalRowsBuffer } from "./signal-rows-buffer.js";
 import { amountsOf, cityCoordinates, type PreparedArticle } from "./prepared-article.js";
 import type { ArticleDetail } from "../../domain/article.js";
 import { eventTypesOf } from "../../domain/vocabularies/events-v1.js";
@@ -52,6 +53,7 @@ export class PartitionWriter {
     const insertFts = statements.get("INSERT INTO articles_fts (rowid, title, entities) VALUES (?, ?, ?)");
     const bumpCount = statements.get("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'articles'");
     const postings = new PostingsBuffer(statements);
+    const signals = new SignalRowsBuffer(statements);
     const terms = this.terms;
     return this.transaction(() => {
       let inserted = 0;
@@ -73,6 +75,7 @@ export class PartitionWriter {
         insertDoc.run(rowid, a.doc);
         insertFts.run(rowid, a.title, a.entities);
         postings.push(ids, Number(rowid));
+        signals.push(Number(rowid), a.signals);
         this.writeDerivedRows(Number(rowid), a);
         const story = termOfField(ids, FILTER_FIELDS.story_id.code);
         if (story !== undefined) {
@@ -82,6 +85,7 @@ export class PartitionWriter {
         inserted++;
       }
       postings.flush();
+      signals.flush();
       if (inserted > 0) bumpCount.run(inserted);
       return inserted;
     });
@@ -167,7 +171,7 @@ export class PartitionWriter {
         for (const id of ids) addPosting.run(id, row.rowid);
         if (ids.length > 0) setTerms.run(encodeTerms(Uint32Array.from([...decodeTerms(row.terms), ...ids])), row.rowid);
         setDoc.run(JSON.stringify(events), row.rowid);
-        this.writeDerivedRows(row.rowid, { signals: [], places: cityCoordinates(article), amounts: amountsOf(article) });
+        this.writeDerivedRows(row.rowid, { places: cityCoordinates(article), amounts: amountsOf(article) });
       }
       const last = rows[rows.length - 1];
       if (last !== undefined) progress.run(String(last.rowid));
@@ -180,15 +184,27 @@ export class PartitionWriter {
     });
   }
 
-  /** An article's rows in the derived tables (partition-schema.ts DERIVED_SCHEMA); written again, they replace. */
-  private writeDerivedRows(rowid: number, a: Pick<PreparedArticle, "signals" | "places" | "amounts">): void {
-    const statements = this.partition.statements;
-    const signal = statements.get("INSERT OR REPLACE INTO signal_values (article, signal, value) VALUES (?, ?, ?)");
-    const place = statements.get("INSERT OR REPLACE INTO places (article, seq, latitude, longitude) VALUES (?, ?, ?, ?)");
-    const amount = statements.get("INSERT OR REPLACE INTO amounts (article, seq, number, object) VALUES (?, ?, ?, ?)");
-    for (let i = 0; i + 1 < a.signals.length; i += 2) signal.run(rowid, a.signals[i], a.signals[i + 1]);
-    for (let i = 0; i + 1 < a.places.length; i += 2) place.run(rowid, i / 2, a.places[i], a.places[i + 1]);
-    a.amounts.forEach(([number, object], seq) => amount.run(rowid, seq, number, object));
+  /**
+   * An article's places and amounts (partition-schema.ts DERIVED_SCHEMA; its signals go through SignalRowsBuffer);
+   * written again, they replace. Each table's rows go in one statement: the cost per statement run, not per row,
+   * was the larger part.
+   */
+  private writeDerivedRows(rowid: number, a: Pick<PreparedArticle, "places" | "amounts">): void {
+    const places: Array<number | string> = [];
+    for (let i = 0; i + 1 < a.places.length; i += 2) places.push(rowid, i / 2, a.places[i] as number, a.places[i + 1] as number);
+    this.insertRows("places (article, seq, latitude, longitude)", 4, places);
+    const amounts: Array<number | string> = [];
+    a.amounts.forEach(([number, object], seq) => amounts.push(rowid, seq, number, object));
+    this.insertRows("amounts (article, seq, number, object)", 4, amounts);
+  }
+
+  /** `values` as rows of `width` into `target` (`table (columns)`), up to 32 rows per statement. */
+  private insertRows(target: string, width: number, values: ReadonlyArray<number | string>): void {
+    const chunk = 32 * width;
+    for (let at = 0; at < values.length; at += chunk) {
+      const part = at === 0 && values.length <= chunk ? values : values.slice(at, at + chunk);
+      this.partition.statements.get(insertSql(target, width, part.length / width)).run(part);
+    }
   }
 
   /** Articles a rebuild already went through (a rebuild killed part way resumes after them). */
@@ -224,4 +240,18 @@ export class PartitionWriter {
   close(): void {
     this.partition.close();
   }
+}
+
+/** `INSERT OR REPLACE INTO target VALUES (?, ...), ...` for `rows` rows, built once per shape. */
+const insertSqls = new Map<string, string[]>();
+
+function insertSql(target: string, width: number, rows: number): string {
+  let byRows = insertSqls.get(target);
+  if (byRows === undefined) insertSqls.set(target, (byRows = []));
+  let sql = byRows[rows];
+  if (sql === undefined) {
+    const row = `(${new Array<string>(width).fill("?").join(", ")})`;
+    sql = byRows[rows] = `INSERT OR REPLACE INTO ${target} VALUES ${new Array<string>(rows).fill(row).join(", ")}`;
+  }
+  return sql;
 }

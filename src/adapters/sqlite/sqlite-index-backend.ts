@@ -59,6 +59,8 @@ import { unreadable, walkPartitions, type Walk } from "./partition-walker.js";
 import { PartitionWriter } from "./partition-writer.js";
 import { REBUILDABLE } from "./partition-schema.js";
 import { prepareArticle } from "./prepared-article.js";
+import { largestNeeded, nearestRankOf, percentileOfParts } from "./percentile-rank.js";
+import type { SignalValuesPart } from "./partition-signals.js";
 import { NOT_STARTED, ReadPool, type Lane } from "./read-pool.js";
 import type { MemberFields, StoryMonthOverview } from "./story-overview.js";
 import { WriterThread } from "./writer-thread.js";
@@ -241,27 +243,46 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
   ): Promise<SignalPercentile> {
     const match = query.keywords ? toFtsMatch(query.keywords) : undefined;
     const args: QueryArgs = match === undefined ? { filters: query.filters } : { filters: query.filters, match };
-    const parts: Float64Array[] = [];
+    const code = signalCode(signal);
+    const startedMs = Date.now();
+    // First pass: each index's values, or only their count where they can be read in order from their own index.
+    const parts = new Map<string, SignalValuesPart>();
     const walk = await walkPartitions(
       this.pool,
       this.monthsFor(query),
-      { lane: "heavy", budgetMs: query.budgetMs, startedMs: Date.now() },
+      { lane: "heavy", budgetMs: query.budgetMs, startedMs },
       (month, deadline) => ({
         job: "signalValues",
         month,
-        args: { ...args, code: signalCode(signal), ...(deadline === undefined ? {} : { deadline }) },
+        args: { ...args, code, ...(deadline === undefined ? {} : { deadline }) },
       }),
-      (_month, part) => parts.push(part.values),
+      (month, part) => parts.set(month, part),
     );
-    const values = new Float64Array(parts.reduce((n, p) => n + p.length, 0));
-    let at = 0;
-    for (const part of parts) {
-      values.set(part, at);
-      at += part.length;
+    // Second pass, over those that gave a count only: their largest values, as many as the percentile needs.
+    const top = largestNeeded(
+      [...parts.values()].reduce((n, p) => n + p.count, 0),
+      percentile,
+    );
+    const short = [...parts].filter(([, p]) => p.values.length < Math.min(p.count, top)).map(([month]) => month);
+    if (short.length > 0) {
+      const again = await walkPartitions(
+        this.pool,
+        short,
+        { lane: "heavy", budgetMs: query.budgetMs, startedMs },
+        (month, deadline) => ({
+          job: "signalValues",
+          month,
+          args: { ...args, code, top, ...(deadline === undefined ? {} : { deadline }) },
+        }),
+        (month, part) => parts.set(month, part),
+      );
+      // An index that failed now counts for nothing: the rest still hold their share of the largest values
+      // (fewer values in all need no more of them).
+      for (const failure of again.failed) parts.delete(failure.partition);
+      absorb(walk, again);
     }
-    values.sort();
     return {
-      value: nearestRank(values, percentile),
+      value: percentileOfParts([...parts.values()], percentile),
       // Exact over what was read; a scan the budget cut short saw only part of the values.
       approximate: walk.failed.some((f) => f.kind === "timed_out"),
       partitionsRead: readOf(walk),
@@ -983,9 +1004,7 @@ type CheckedSum = CandidatesChecked & { total: number };
 /** Nearest-rank percentile of ascending `values`: the smallest value with at least `percentile`% of them at or below it. */
 function nearestRank(values: Float64Array, percentile: number): number | null {
   if (values.length === 0) return null;
-  // Less a hair: 90% of 10 is 9, not the 9.000000000000002 floating point gives.
-  const rank = Math.max(1, Math.ceil((percentile * values.length) / 100 - 1e-9));
-  return values[rank - 1] ?? null;
+  return values[nearestRankOf(values.length, percentile) - 1] ?? null;
 }
 
 /** Indexes read in full, less those a later read of the same query (documents, a further page) failed on. */

@@ -134,35 +134,47 @@ function themeMatcher(patterns: readonly string[]): (theme: string) => boolean {
   return (theme) => re.test(theme);
 }
 
+/** For each GCAM variable some signal reads, the codes of the signals reading it. */
+const SIGNALS_OF_VARIABLE = new Map<string, number[]>(
+  [...SIGNAL_GCAM_VARIABLES].map((variable) => [
+    variable,
+    SIGNAL_NAMES.flatMap((name, code) => ((SIGNALS_V1[name] as SignalDefinition).gcam.includes(variable) ? [code] : [])),
+  ]),
+);
+
 /** The article's signals; undefined when it has no word count to divide by. */
 export function computeSignals(input: SignalInput): Signals | undefined {
   const words = input.gcam.get("wc") ?? input.wordCount ?? 0;
   if (!(words > 0)) return undefined;
-  const out: Signals = { version: SIGNALS_VERSION, unit: SIGNAL_UNIT, industries: {}, business_context: {}, risk_context: {} };
-  const themeHits = new Map<SignalName, number>();
-  for (const [theme, mentions] of input.themes) {
-    for (const name of signalsOf(theme)) themeHits.set(name, (themeHits.get(name) ?? 0) + mentions);
+  // Words matched per signal code: GCAM counts first, then theme mentions (whole numbers, so the order is moot).
+  const hits = new Float64Array(SIGNAL_NAMES.length);
+  for (const [variable, value] of input.gcam) {
+    for (const code of SIGNALS_OF_VARIABLE.get(variable) ?? []) hits[code] = (hits[code] as number) + value;
   }
-  for (const name of SIGNAL_NAMES) {
-    const definition: SignalDefinition = SIGNALS_V1[name];
-    let hits = 0;
-    for (const variable of definition.gcam) hits += input.gcam.get(variable) ?? 0;
-    hits += themeHits.get(name) ?? 0;
-    if (hits > 0) out[definition.class][name] = Math.round((hits * 100_000) / words) / 100;
+  for (const [theme, mentions] of input.themes) {
+    for (const code of signalsOf(theme)) hits[code] = (hits[code] as number) + mentions;
+  }
+  const out: Signals = { version: SIGNALS_VERSION, unit: SIGNAL_UNIT, industries: {}, business_context: {}, risk_context: {} };
+  for (let code = 0; code < SIGNAL_NAMES.length; code++) {
+    const count = hits[code] as number;
+    if (count > 0) {
+      const name = SIGNAL_NAMES[code] as SignalName;
+      out[SIGNALS_V1[name].class][name] = Math.round((count * 100_000) / words) / 100;
+    }
   }
   return out;
 }
 
-/** Signals whose themes include each theme code seen so far: GKG has some tens of thousands of codes. */
-const signalsOfTheme = new Map<string, SignalName[]>();
+/** Codes of the signals whose themes include each theme code seen so far: GKG has some tens of thousands of codes. */
+const signalsOfTheme = new Map<string, number[]>();
 
-function signalsOf(theme: string): SignalName[] {
-  let names = signalsOfTheme.get(theme);
-  if (names === undefined) {
-    names = SIGNAL_NAMES.filter((name) => (matchers.get(name) as (theme: string) => boolean)(theme));
-    if (signalsOfTheme.size < 100_000) signalsOfTheme.set(theme, names);
+function signalsOf(theme: string): number[] {
+  let codes = signalsOfTheme.get(theme);
+  if (codes === undefined) {
+    codes = SIGNAL_NAMES.flatMap((name, code) => ((matchers.get(name) as (theme: string) => boolean)(theme) ? [code] : []));
+    if (signalsOfTheme.size < 100_000) signalsOfTheme.set(theme, codes);
   }
-  return names;
+  return codes;
 }
 
 /** Every signal an article carries, by name, whatever its class. */
