@@ -274,7 +274,9 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
           month,
           args: { ...args, code, top, ...(deadline === undefined ? {} : { deadline }) },
         }),
-        (month, part) => parts.set(month, part),
+        // The count stays the first pass's: `top` was sized on it, and an index still being written may hold more
+        // now (its largest values then include the newcomers that rank, never fewer than needed).
+        (month, part) => parts.set(month, { count: parts.get(month)?.count ?? part.count, values: part.values }),
       );
       // An index that failed now counts for nothing: the rest still hold their share of the largest values
       // (fewer values in all need no more of them).
