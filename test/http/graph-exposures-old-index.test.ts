@@ -6,10 +6,10 @@ import { readArticles } from "../support/gkg-fixtures.js";
 import { makeOldFormat } from "../support/old-format-index.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 
-// Signal metrics (/aggregate `signal:<name>`, /graph/exposures `signal_stats`)
-// over a monthly index built before signals-v1: that index cannot give them,
-// so the answer covers the other months, partial with coverage
-// `field_unavailable`, never a figure that silently leaves the month out.
+// /graph/exposures `signal_stats` over a monthly index built before
+// signals-v1: that index cannot give them, so the answer covers the other
+// months, partial with coverage `field_unavailable`, never a figure that
+// silently leaves the month out (/aggregate's signal metrics: derived-rebuild.test.ts).
 
 interface Envelope {
   partial: boolean;
@@ -39,22 +39,7 @@ async function get<T>(path: string): Promise<T & Envelope> {
   return json<T & Envelope>(response);
 }
 
-function mean(values: readonly number[]): number {
-  return values.reduce((sum, v) => sum + v, 0) / values.length;
-}
-
-describe("signal metrics over an index built without signals", () => {
-  it("/aggregate answers from the other months, partial with coverage field_unavailable", async () => {
-    const body = await get<{ buckets: Array<{ signals: Record<string, { mean: number | null }> }> }>(
-      "/aggregate?interval=all&from=2015-01-01&metrics=signal:conflict",
-    );
-    expect(body).toMatchObject({ partial: true, coverage: "field_unavailable" });
-    const rest = articles.filter((a) => !inOld(a)).flatMap((a) => conflictOf(a) ?? []);
-    expect(rest.length).toBeGreaterThan(0);
-    expect(articles.some((a) => inOld(a) && conflictOf(a) !== undefined)).toBe(true);
-    expect(body.buckets[0]?.signals.conflict?.mean).toBeCloseTo(mean(rest), 3);
-  });
-
+describe("signal_stats over an index built without signals", () => {
   it("/graph/exposures reports signal_stats from the other months, partial with coverage field_unavailable", async () => {
     const ids = ["person:joe biden", "person:donald trump"];
     const body = await get<{ signal_stats: Record<string, { mean: number; articles: number }> }>(
