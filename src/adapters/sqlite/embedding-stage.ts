@@ -40,6 +40,11 @@ export class SqliteEmbeddingStage implements EmbeddingStage {
     return { embedded: result.embedded, backlog: this.backlogOf(month, result.status) };
   }
 
+  async indexVectors(month: string, threads = 1): Promise<number> {
+    const result = (await this.thread.call({ kind: "index", month, path: this.pathOf(month), threads })) as StepResult;
+    return result.embedded;
+  }
+
   private backlogOf(month: string, status: VectorStatus): EmbeddingBacklog {
     return { month, articles: status.articles, embedded: status.model === this.model ? status.embedded : 0 };
   }
