@@ -5,7 +5,7 @@ import type { ArticlePartition } from "./article-partition.js";
 import { lastEmbedded, toVector, VECTORS_SCHEMA } from "./partition-vectors.js";
 
 // The approximate-nearest-neighbour index of one monthly index: an HNSW graph
-// (usearch, float32, cosine) over the vectors of `article_vectors`, keyed by
+// (usearch, float32, inner product: the vectors are unit length, so cosine) over the vectors of `article_vectors`, keyed by
 // article rowid, in a file beside the monthly index (`articles-YYYYMM.ann`)
 // with a small description (`articles-YYYYMM.ann.json`: model, the largest
 // rowid it covers, the graph file's size). Chosen by measurement (see
@@ -59,7 +59,7 @@ export function readAnnMeta(dbPath: string): AnnMeta | undefined {
 function indexOf(dimensions: number): Index {
   return new Index({
     dimensions,
-    metric: MetricKind.Cos,
+    metric: MetricKind.IP,
     quantization: ScalarKind.F32,
     connectivity: CONNECTIVITY,
     expansion_add: EXPANSION_ADD,
@@ -71,36 +71,39 @@ function indexOf(dimensions: number): Index {
 /** A read thread's view of one monthly index's graph. */
 export interface AnnView {
   meta: AnnMeta;
-  /** The nearest `k` rowids in the file, best first, with cosine similarity. */
+  /** The nearest `k` rowids in the file, best first, with their dot product (cosine similarity). */
   search(vector: Float32Array, k: number): Array<{ rowid: number; score: number }>;
 }
 
-const views = new Map<string, { view: AnnView; metaMtime: number; metaSize: number }>();
+const views = new Map<string, { view: AnnView; stamp: string }>();
 
 /** The graph of the index at `dbPath` made with `model`, mapped read-only; undefined when there is none usable. */
 export function annView(dbPath: string, model: string, dimensions: number): AnnView | undefined {
   const paths = annPaths(dbPath);
-  let stat;
+  let stamp: string;
+  let indexSize: number;
   try {
-    stat = statSync(paths.meta);
+    // Both files, so a graph replaced or damaged since it was mapped is never searched.
+    const meta = statSync(paths.meta);
+    const index = statSync(paths.index);
+    indexSize = index.size;
+    stamp = `${meta.mtimeMs}/${meta.size}/${index.mtimeMs}/${index.size}/${index.ino}`;
   } catch {
     views.delete(dbPath);
     return undefined;
   }
   const held = views.get(dbPath);
-  if (held && held.metaMtime === stat.mtimeMs && held.metaSize === stat.size) {
-    return held.view.meta.model === model ? held.view : undefined;
-  }
+  if (held?.stamp === stamp) return held.view.meta.model === model ? held.view : undefined;
+  views.delete(dbPath);
   const meta = readAnnMeta(dbPath);
-  if (meta === undefined || meta.model !== model) return undefined;
+  if (meta === undefined || meta.model !== model || indexSize !== meta.bytes) return undefined;
   try {
-    if (statSync(paths.index).size !== meta.bytes) return undefined;
     const index = indexOf(dimensions);
     index.view(paths.index);
     const view: AnnView = {
       meta,
       search(vector, k) {
-        const found = index.search(vector, Math.min(k, meta.vectors), 1);
+        const found = index.search(vector, Math.max(1, Math.min(k, meta.vectors)), 1);
         const out: Array<{ rowid: number; score: number }> = [];
         for (let i = 0; i < found.keys.length; i++) {
           out.push({ rowid: Number(found.keys[i]), score: 1 - (found.distances[i] as number) });
@@ -108,7 +111,7 @@ export function annView(dbPath: string, model: string, dimensions: number): AnnV
         return out;
       },
     };
-    views.set(dbPath, { view, metaMtime: stat.mtimeMs, metaSize: stat.size });
+    views.set(dbPath, { view, stamp });
     return view;
   } catch {
     return undefined;
@@ -139,10 +142,12 @@ export class AnnBuilder {
   /** True when the file describes every stored vector with this model. */
   upToDate(): boolean {
     const meta = readAnnMeta(this.dbPath);
+    const index = annPaths(this.dbPath).index;
     return (
       meta !== undefined &&
       meta.model === this.model &&
-      existsSync(annPaths(this.dbPath).index) &&
+      existsSync(index) &&
+      statSync(index).size === meta.bytes &&
       meta.upTo === lastEmbedded(this.partition)
     );
   }
