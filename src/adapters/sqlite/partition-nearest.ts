@@ -3,6 +3,7 @@ import type { ArticlePartition } from "./article-partition.js";
 import { and, conditions, matchesWholeIndex, type Params, type PartitionSearch } from "./match-conditions.js";
 import { annView, type AnnView } from "./partition-ann.js";
 import { candidates } from "./partition-search.js";
+import { decodeTerms, termOfField } from "./term-blob.js";
 import { hasVectorTable, lastEmbedded, toVector, vectorModel, vectorStatus } from "./partition-vectors.js";
 
 // The articles of one monthly index nearest a query vector, among those that
@@ -169,19 +170,26 @@ function unembeddedMatches(partition: ArticlePartition, search: PartitionSearch)
     .get(params) as number;
 }
 
-/** The ranked rowids with the fields the merge across indexes needs. */
+/**
+ * The ranked rowids with the fields the merge across indexes needs. The story comes from the article's doc values
+ * (its story_id term, as story listings read it), not its JSON document: several times cheaper for 1,000 rows.
+ */
 function describe(partition: ArticlePartition, top: ReadonlyArray<{ rowid: number; score: number }>): NearestHit[] {
   if (top.length === 0) return [];
   const found = partition.statements
-    .get(
-      `SELECT a.rowid, a.id, a.published_at, json_extract(d.doc, '$.story_id') AS story_id
-       FROM json_each(?) j JOIN articles a ON a.rowid = j.value JOIN docs d ON d.rowid = a.rowid`,
-    )
-    .all(JSON.stringify(top.map((t) => t.rowid))) as Array<Omit<NearestHit, "score">>;
+    .get("SELECT a.rowid, a.id, a.published_at, a.terms FROM json_each(?) j JOIN articles a ON a.rowid = j.value")
+    .all(JSON.stringify(top.map((t) => t.rowid))) as Array<{ rowid: number; id: string; published_at: string; terms: Buffer }>;
+  const code = FILTER_FIELDS.story_id.code;
+  const storyTerm = new Map(found.map((f) => [f.rowid, termOfField(decodeTerms(f.terms), code)]));
+  const spelled = partition.spellings([...new Set([...storyTerm.values()].filter((t) => t !== undefined))]);
   const byRowid = new Map(found.map((f) => [f.rowid, f]));
   return top.flatMap((t) => {
     const row = byRowid.get(t.rowid);
-    return row ? [{ ...row, score: t.score }] : [];
+    if (!row) return [];
+    const term = storyTerm.get(t.rowid);
+    const spelling = term === undefined ? undefined : spelled.get(term);
+    const story_id = spelling === undefined ? null : spelling.value || spelling.key;
+    return [{ rowid: row.rowid, id: row.id, published_at: row.published_at, story_id, score: t.score }];
   });
 }
 
