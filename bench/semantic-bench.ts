@@ -166,7 +166,7 @@ Embedding throughput, on the corpus's own texts (headline + up to 13 entity name
 
 Corpus: ${corpus.articles.toLocaleString("en")} articles (the scale bench's, ${corpus.headlines}). Their ${backfill.articles.toLocaleString("en")} embedding texts hold ${backfill.distinct.toLocaleString("en")} distinct ones: each was embedded once and its vector stored for every article carrying it (${backfill.storeSeconds.toFixed(0)} s to store ${backfill.articles.toLocaleString("en")} vectors).
 
-Nearest-neighbour graphs (usearch HNSW, float32, M 16, one per monthly index, \`newsindex embed\`'s rebuild with ${graphs.threads} threads): ${graphs.vectors.toLocaleString("en")} vectors in ${graphs.seconds.toFixed(0)} s (${((graphs.seconds / graphs.vectors) * 100_000).toFixed(0)} s per 100,000), ${graphs.mib.toLocaleString("en")} MiB of files, mapped read-only by the read threads.
+Nearest-neighbour graphs (usearch HNSW, float32, M 32, one per monthly index, \`newsindex embed\`'s rebuild with ${graphs.threads} threads): ${graphs.vectors.toLocaleString("en")} vectors in ${graphs.seconds.toFixed(0)} s (${((graphs.seconds / graphs.vectors) * 100_000).toFixed(0)} s per 100,000), ${graphs.mib.toLocaleString("en")} MiB of files, mapped read-only by the read threads.
 
 In-process through the services the API runs (query embedding included), ${SECONDS} s per query, ms. Recall@10: the semantic top 10 (for hybrid rows, its semantic half) against an exact brute-force scan of every stored vector matching the same filters; an article scoring as high as the exact 10th counts as a hit (the corpus repeats each text hundreds of times, so many articles tie).
 

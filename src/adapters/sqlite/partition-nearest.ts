@@ -104,7 +104,8 @@ function nearestByGraph(
   const articles = Math.max(1, partition.count());
   const share = whole ? 1 : Math.max(0.01, Math.min(1, estimatedMatches(partition, search) / articles));
   const wanted = k + (skip?.size ?? 0);
-  let fetch = Math.min(graph.meta.vectors, Math.ceil(whole ? wanted : (wanted / share) * 1.2));
+  const covered = graph.meta.articles;
+  let fetch = Math.min(covered, Math.ceil(whole ? wanted : (wanted / share) * 1.2));
   let passed: Array<{ rowid: number; score: number }> = [];
   let scored = 0;
   for (let attempt = 0; ; attempt++) {
@@ -118,9 +119,9 @@ function nearestByGraph(
           found.map((f) => f.rowid),
         );
     passed = found.filter((f) => (keep === undefined || keep.has(f.rowid)) && !skip?.has(f.rowid));
-    if (passed.length >= k || found.length < fetch || fetch >= graph.meta.vectors) break;
+    if (passed.length >= k || found.length < fetch || fetch >= covered) break;
     if (attempt === 1) return undefined;
-    fetch = Math.min(graph.meta.vectors, fetch * 4);
+    fetch = Math.min(covered, fetch * 4);
   }
   // Stored after the file was written: an exact scan of those (few) vectors.
   let tail = partition.statements
