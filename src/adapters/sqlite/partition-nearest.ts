@@ -1,6 +1,15 @@
 import { FILTER_FIELDS, foldValue } from "../../domain/filter-fields.js";
 import type { ArticlePartition } from "./article-partition.js";
-import { and, conditions, matchesWholeIndex, type Params, type PartitionSearch } from "./match-conditions.js";
+import {
+  and,
+  conditions,
+  driverCondition,
+  driverPostings,
+  matchesWholeIndex,
+  matchSet,
+  type Params,
+  type PartitionSearch,
+} from "./match-conditions.js";
 import { annView, type AnnView } from "./partition-ann.js";
 import { candidates } from "./partition-search.js";
 import { decodeTerms, termOfField } from "./term-blob.js";
@@ -62,24 +71,31 @@ export function nearest(
     const top = nearestByGraph(partition, search, graph, query, k, skip);
     if (top !== undefined) return { hits: describe(partition, top.hits), scored: top.scored, unembedded: top.unembedded };
   }
-  const status = vectorStatus(partition);
   let rows: Array<{ rowid: number; embedding: Buffer | null }>;
-  let unembedded: number;
   if (matchesWholeIndex(search)) {
     rows = partition.statements
       .get("SELECT rowid, embedding FROM article_vectors WHERE embedding IS NOT NULL ORDER BY rowid DESC LIMIT ?")
       .all(VECTOR_SCAN_LIMIT) as typeof rows;
-    unembedded = status.articles - status.embedded;
+  } else if (estimatedMatches(partition, search) <= VECTOR_SCAN_LIMIT) {
+    // Every match: read in rowid order (the postings' order), so the vectors are read in the table's order.
+    const params: Params = {};
+    rows = partition.statements
+      .get(
+        `SELECT v.rowid, v.embedding FROM (${matchingSql(search, params)}) m
+         JOIN article_vectors v ON v.rowid = m.rowid WHERE v.embedding IS NOT NULL`,
+      )
+      .all(params) as typeof rows;
   } else {
-    const matched = candidates(partition, search, VECTOR_SCAN_LIMIT).map((c) => c.rowid);
-    const last = lastEmbedded(partition);
-    unembedded = matched.reduce((n, rowid) => (rowid > last ? n + 1 : n), 0);
+    const matched = candidates(partition, search, VECTOR_SCAN_LIMIT)
+      .map((c) => c.rowid)
+      .sort((a, b) => a - b);
     rows = partition.statements
       .get(
         "SELECT v.rowid, v.embedding FROM json_each(?) j JOIN article_vectors v ON v.rowid = j.value WHERE v.embedding IS NOT NULL",
       )
       .all(JSON.stringify(matched)) as typeof rows;
   }
+  const unembedded = unembeddedMatches(partition, search);
   const top = topK(rows, query, k, skip);
   return { hits: describe(partition, top), scored: rows.length, unembedded };
 }
@@ -146,6 +162,15 @@ function estimatedMatches(partition: ArticlePartition, search: PartitionSearch):
   const articles = partition.count();
   const rarest = search.terms[0];
   return rarest === undefined ? articles : Math.min(articles, rarest.docs);
+}
+
+/** SQL reading the rowid of every match, in rowid order; from the postings alone when no condition needs the row. */
+function matchingSql(search: PartitionSearch, params: Params): string {
+  if (search.terms.length > 0 && search.from === undefined && search.to === undefined) {
+    const where = conditions(search, params, { driver: 0, postingsOnly: true });
+    return `SELECT d.article AS rowid FROM ${driverPostings(search)} WHERE ${driverCondition(search)}${and(where)}`;
+  }
+  return matchSet(search, params, "a.rowid AS rowid");
 }
 
 /** Which of `rowids` pass every filter of the query (the same SQL conditions as a browse). */
