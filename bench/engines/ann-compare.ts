@@ -121,14 +121,17 @@ async function main(): Promise<void> {
 
   const dir = mkdtempSync(join(tmpdir(), "ann-"));
   for (const quantization of [ScalarKind.F32, ScalarKind.I8]) {
-    for (const [connectivity, expansionAdd] of [[16, 128]] as const) {
+    for (const [connectivity, expansionAdd] of [
+      [16, 128],
+      [32, 256],
+    ] as const) {
       const index = new Index({
         dimensions: D,
         metric: MetricKind.IP,
         quantization,
         connectivity,
         expansion_add: expansionAdd,
-        expansion_search: 64,
+        expansion_search: 128,
         multi: false,
       });
       const keys = BigUint64Array.from({ length: n }, (_, i) => BigInt(i));
@@ -148,7 +151,7 @@ async function main(): Promise<void> {
         quantization,
         connectivity,
         expansion_add: expansionAdd,
-        expansion_search: 64,
+        expansion_search: 128,
         multi: false,
       });
       viewed.view(file);
@@ -176,17 +179,17 @@ async function main(): Promise<void> {
       };
     };
     const h = new HierarchicalNSW("ip", D);
-    h.initIndex(n, 16, 128);
+    h.initIndex(n, 32, 256);
     const rssBefore = process.memoryUsage().rss;
     const built = time(() => {
       for (let i = 0; i < n; i++) h.addPoint(Array.from(all.subarray(i * D, i * D + D)), i);
     });
     const rss = process.memoryUsage().rss - rssBefore;
     for (const k of [10, 1000]) {
-      h.setEf(Math.max(64, k));
+      h.setEf(Math.max(128, k));
       const q = time(() => queries.map((v) => h.searchKnn(Array.from(v), k).neighbors));
       console.log(
-        `hnswlib-node M 16 efC 128: build ${((built.ms / n) * 100).toFixed(1)} s per 100k, RAM +${(rss / 1048576).toFixed(0)} MiB; k ${k}: ${(q.ms / queries.length).toFixed(2)} ms/query, recall@10 ${recall(q.value, 10).toFixed(3)}${k === 1000 ? `, recall@1000 ${recall(q.value, 1000).toFixed(3)}` : ""}`,
+        `hnswlib-node M 32 efC 256: build ${((built.ms / n) * 100).toFixed(1)} s per 100k, RAM +${(rss / 1048576).toFixed(0)} MiB; k ${k}: ${(q.ms / queries.length).toFixed(2)} ms/query, recall@10 ${recall(q.value, 10).toFixed(3)}${k === 1000 ? `, recall@1000 ${recall(q.value, 1000).toFixed(3)}` : ""}`,
       );
     }
   }
