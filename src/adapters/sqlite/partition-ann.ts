@@ -150,7 +150,8 @@ export function annView(dbPath: string, model: string, dimensions: number): AnnV
             out.sort((a, b) => b.score - a.score || b.rowid - a.rowid);
             return out;
           }
-          nodes = Math.min(meta.vectors, nodes * 4);
+          // Copies are uneven (a wire story's hundreds, most vectors' none): ask again in proportion to what was met.
+          nodes = Math.min(meta.vectors, Math.max(nodes * 2, Math.ceil((nodes * k * 1.5) / Math.max(1, out.length))));
         }
       },
     };
