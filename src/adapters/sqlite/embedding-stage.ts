@@ -7,7 +7,7 @@ import type { VectorStatus } from "./partition-vectors.js";
 // their own (embedding-worker.ts), started on the first call.
 
 export class SqliteEmbeddingStage implements EmbeddingStage {
-  private readonly thread: WorkerRpc<EmbeddingRequest, StepResult | VectorStatus | null>;
+  private readonly thread: WorkerRpc<EmbeddingRequest, StepResult | VectorStatus | number | null>;
 
   constructor(
     readonly model: string,
@@ -41,8 +41,7 @@ export class SqliteEmbeddingStage implements EmbeddingStage {
   }
 
   async indexVectors(month: string, threads = 1): Promise<number> {
-    const result = (await this.thread.call({ kind: "index", month, path: this.pathOf(month), threads })) as StepResult;
-    return result.embedded;
+    return (await this.thread.call({ kind: "index", month, path: this.pathOf(month), threads })) as number;
   }
 
   private backlogOf(month: string, status: VectorStatus): EmbeddingBacklog {

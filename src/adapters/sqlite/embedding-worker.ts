@@ -4,7 +4,16 @@ import { OnnxEmbedder } from "../onnx/onnx-embedder.js";
 import { serveRequests, threadData } from "../threads/worker-rpc.js";
 import { ArticlePartition, closeQuietly } from "./article-partition.js";
 import { AnnBuilder, removeAnn } from "./partition-ann.js";
-import { lastEmbedded, MODEL_KEY, toBlob, vectorStatus, VECTORS_SCHEMA, type VectorStatus } from "./partition-vectors.js";
+import {
+  hasVectorTable,
+  lastEmbedded,
+  MODEL_KEY,
+  toBlob,
+  vectorModel,
+  vectorStatus,
+  VECTORS_SCHEMA,
+  type VectorStatus,
+} from "./partition-vectors.js";
 
 // The embedding stage's thread (embedding-stage.ts): its own model session and
 // its own write connections, so embedding never holds up parsing, keyword
@@ -48,7 +57,7 @@ function builderOf(month: string, path: string, partition: ArticlePartition, mod
 
 async function index(month: string, path: string, partition: ArticlePartition, threads: number): Promise<number> {
   const model = await (embedder ??= OnnxEmbedder.load(threadData<EmbeddingThreadData>().modelDir));
-  if (vectorStatus(partition).model !== model.model) return 0;
+  if (!hasVectorTable(partition) || vectorModel(partition) !== model.model) return 0;
   const graph = builderOf(month, path, partition, model);
   if (graph.upToDate()) return 0;
   const added = graph.catchUp({ save: true, saveEvery: SAVE_EVERY, threads });
@@ -101,7 +110,8 @@ async function step(month: string, path: string, partition: ArticlePartition, ma
   return rows.length;
 }
 
-async function handle(request: EmbeddingRequest): Promise<StepResult | VectorStatus | null> {
+/** `index` answers the vectors the graph took in. */
+async function handle(request: EmbeddingRequest): Promise<StepResult | VectorStatus | number | null> {
   if (request.kind === "close") {
     for (const partition of partitions.values()) closeQuietly(partition);
     partitions.clear();
@@ -114,8 +124,7 @@ async function handle(request: EmbeddingRequest): Promise<StepResult | VectorSta
   try {
     if (request.kind === "status") return vectorStatus(partition);
     if (request.kind === "index") {
-      const indexed = await index(request.month, request.path, partition, request.threads);
-      return { embedded: indexed, status: vectorStatus(partition) };
+      return await index(request.month, request.path, partition, request.threads);
     }
     const embedded = await step(request.month, request.path, partition, request.max);
     return { embedded, status: vectorStatus(partition) };
