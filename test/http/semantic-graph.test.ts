@@ -144,3 +144,34 @@ describe("a restart", () => {
     expect(ids(await get(graph, path))).toEqual(answer);
   }, 120_000);
 });
+
+describe("vectors stored after the graph file was written", () => {
+  it("are compared one by one and merged with the graph's answer", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "newsindex-graph-tail-"));
+    const partly = await startTestServer({ dataDir: dir, files: [SAMPLE_FILES.batch2023], config: { annMinMatches: 0 } });
+    try {
+      const stage = partly.container.embeddingStage();
+      const first = await stage.embedNext(MONTH, 400);
+      // The graph of the first 400 is written; the rest are stored in one step that is not the last, so it stays unwritten.
+      await stage.indexVectors(MONTH);
+      const rest = first.backlog.articles - first.backlog.embedded;
+      await stage.embedNext(MONTH, rest);
+      const meta = JSON.parse(readFileSync(annMeta(partly), "utf8")) as { upTo: number; articles: number };
+      expect(meta.articles).toBe(400);
+      const reference = await startTestServer({ dataDir: dir, files: [], config: { annMinMatches: 1_000_000_000 } });
+      try {
+        for (const q of ["gunfire at a neighbourhood celebration in Maryland", "lawmakers reject the budget"]) {
+          const path = `/search?q=${encodeURIComponent(q)}&mode=semantic&limit=50`;
+          const a = await get(partly, path);
+          expect(ids(a)).toEqual(ids(await get(reference, path)));
+          expect(a).toMatchObject({ partial: false });
+        }
+      } finally {
+        await reference.close();
+      }
+    } finally {
+      await partly.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 180_000);
+});
