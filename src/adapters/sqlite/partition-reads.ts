@@ -284,7 +284,7 @@ const FIELD_UNAVAILABLE = "field_unavailable";
  * kept only where it cuts into the partition. Null when nothing here can match;
  * FIELD_UNAVAILABLE when it needs a derived vocabulary this index lacks.
  */
-export function compile(
+function compile(
   partition: ArticlePartition,
   query: QueryArgs,
   facetCodes: readonly number[] = [],
