@@ -60,7 +60,7 @@ export interface ContainerOptions {
 export function createContainer(config: Config, clock: Clock = systemClock, options: ContainerOptions = {}): Container {
   const logger = options.logger ?? createLogger(config.logLevel);
   mkdirSync(config.dataDir, { recursive: true });
-  const index = new SqliteIndexBackend(config.dataDir);
+  const index = new SqliteIndexBackend(config.dataDir, { annMinMatches: config.annMinMatches });
   const control =
     config.controlStore === "postgres" && config.databaseUrl
       ? new PostgresControlStore(config.databaseUrl, config.databaseSchema)

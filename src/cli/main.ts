@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { readdirSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import cliProgress from "cli-progress";
@@ -187,12 +188,19 @@ async function reindexWithProgress(container: Container, batch: number | undefin
   }
 }
 
-/** `newsindex embed`: the backfill. Killed part way, it resumes where the last stored step ended. */
+/**
+ * `newsindex embed`: the backfill, then each index's nearest-neighbour graph (built with every core). Killed part
+ * way, it resumes where the last stored step ended.
+ */
 async function embedWithProgress(container: Container): Promise<void> {
   const stage = container.embeddingStage();
   const bar = process.stderr.isTTY
     ? new cliProgress.SingleBar(
-        { format: "embed [{bar}] {value}/{total} articles | {rate} articles/s | index {month}", stream: process.stderr, hideCursor: true },
+        {
+          format: "embed [{bar}] {value}/{total} articles | {rate} articles/s | index {month}",
+          stream: process.stderr,
+          hideCursor: true,
+        },
         cliProgress.Presets.shades_classic,
       )
     : undefined;
@@ -200,6 +208,7 @@ async function embedWithProgress(container: Container): Promise<void> {
   let last: CatchUpProgress | undefined;
   const rate = (done: number): number => Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
   const embedded = await catchUpEmbeddings(stage, {
+    indexThreads: availableParallelism(),
     onProgress(progress) {
       if (last === undefined) bar?.start(progress.total, 0, { rate: 0, month: progress.month });
       last = progress;

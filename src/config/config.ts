@@ -34,6 +34,11 @@ export const ConfigSchema = Type.Object({
   embeddingModelDir: Type.Optional(Type.String({ minLength: 1 })),
   /** The server embeds what ingest wrote, behind it (services/embedding); off leaves it to `newsindex embed`. */
   embedInServer: Type.Boolean(),
+  /**
+   * Semantic ranking: a monthly index's nearest-neighbour graph answers when the query's filters can match at least
+   * this many of its articles; below, an exact scan of the matches (docs/semantic.md).
+   */
+  annMinMatches: Type.Integer({ minimum: 0 }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -59,6 +64,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
     ...optional("webhookTestCaFile", overrides.webhookTestCaFile ?? env.NEWSINDEX_WEBHOOK_TEST_CA_FILE),
     ...optional("embeddingModelDir", overrides.embeddingModelDir ?? env.NEWSINDEX_EMBEDDING_MODEL_DIR),
     embedInServer: overrides.embedInServer ?? env.NEWSINDEX_EMBED_IN_SERVER !== "off",
+    annMinMatches: overrides.annMinMatches ?? numberOrRaw(env.NEWSINDEX_ANN_MIN_MATCHES) ?? 20_000,
   };
   if (!Value.Check(ConfigSchema, raw)) {
     const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => `${e.path.slice(1) || "config"}: ${e.message}`);

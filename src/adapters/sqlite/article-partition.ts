@@ -45,6 +45,8 @@ export interface Bounds {
 
 export class ArticlePartition {
   readonly month: string;
+  /** The index file. */
+  readonly path: string;
   /** For the jobs beside this file (partition-*.ts). */
   readonly db: Database.Database;
   readonly statements: StatementCache;
@@ -54,6 +56,7 @@ export class ArticlePartition {
 
   constructor(month: string, path: string, options: { create: boolean }) {
     this.month = month;
+    this.path = path;
     this.db = new Database(path, { fileMustExist: !options.create, timeout: options.create ? WRITE_BUSY_MS : READ_BUSY_MS });
     this.statements = new StatementCache(this.db);
     try {

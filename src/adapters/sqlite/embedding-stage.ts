@@ -7,7 +7,7 @@ import type { VectorStatus } from "./partition-vectors.js";
 // their own (embedding-worker.ts), started on the first call.
 
 export class SqliteEmbeddingStage implements EmbeddingStage {
-  private readonly thread: WorkerRpc<EmbeddingRequest, StepResult | VectorStatus | null>;
+  private readonly thread: WorkerRpc<EmbeddingRequest, StepResult | VectorStatus | number | null>;
 
   constructor(
     readonly model: string,
@@ -38,6 +38,10 @@ export class SqliteEmbeddingStage implements EmbeddingStage {
   async embedNext(month: string, max: number): Promise<{ embedded: number; backlog: EmbeddingBacklog }> {
     const result = (await this.thread.call({ kind: "step", month, path: this.pathOf(month), max })) as StepResult;
     return { embedded: result.embedded, backlog: this.backlogOf(month, result.status) };
+  }
+
+  async indexVectors(month: string, threads = 1): Promise<number> {
+    return (await this.thread.call({ kind: "index", month, path: this.pathOf(month), threads })) as number;
   }
 
   private backlogOf(month: string, status: VectorStatus): EmbeddingBacklog {

@@ -3,13 +3,27 @@ import { embeddingText } from "../../domain/embedding-text.js";
 import { OnnxEmbedder } from "../onnx/onnx-embedder.js";
 import { serveRequests, threadData } from "../threads/worker-rpc.js";
 import { ArticlePartition, closeQuietly } from "./article-partition.js";
-import { lastEmbedded, MODEL_KEY, toBlob, vectorStatus, VECTORS_SCHEMA, type VectorStatus } from "./partition-vectors.js";
+import { AnnBuilder, removeAnn } from "./partition-ann.js";
+import {
+  hasVectorTable,
+  lastEmbedded,
+  MODEL_KEY,
+  toBlob,
+  vectorModel,
+  vectorStatus,
+  VECTORS_SCHEMA,
+  type VectorStatus,
+} from "./partition-vectors.js";
 
 // The embedding stage's thread (embedding-stage.ts): its own model session and
 // its own write connections, so embedding never holds up parsing, keyword
 // writes or queries. Each step embeds the next articles of one monthly index
 // in rowid order and stores their vectors in one transaction: a step killed
 // part way leaves nothing, and the next run resumes after the last stored.
+// The same thread keeps each index's HNSW graph (partition-ann.ts) in step:
+// the vectors of a step are added to it, and its file rewritten once the
+// index is caught up or enough have arrived; `index` rebuilds a missing or
+// stale graph from the stored vectors. At most one graph is held in memory.
 
 export interface EmbeddingThreadData {
   modelDir: string;
@@ -18,6 +32,7 @@ export interface EmbeddingThreadData {
 export type EmbeddingRequest =
   | { kind: "status"; month: string; path: string }
   | { kind: "step"; month: string; path: string; max: number }
+  | { kind: "index"; month: string; path: string; threads: number }
   | { kind: "close" };
 
 export interface StepResult {
@@ -27,6 +42,27 @@ export interface StepResult {
 
 let embedder: Promise<OnnxEmbedder> | undefined;
 const partitions = new Map<string, ArticlePartition>();
+let builder: { month: string; builder: AnnBuilder } | undefined;
+
+/** Vectors added to a graph between two writes of its file, at least (else a quarter of the graph). */
+const SAVE_EVERY = 10_000;
+
+function builderOf(month: string, path: string, partition: ArticlePartition, model: OnnxEmbedder): AnnBuilder {
+  if (builder?.month !== month) {
+    builder?.builder.release();
+    builder = { month, builder: new AnnBuilder(partition, path, model.model, model.dimensions) };
+  }
+  return builder.builder;
+}
+
+async function index(month: string, path: string, partition: ArticlePartition, threads: number): Promise<number> {
+  const model = await (embedder ??= OnnxEmbedder.load(threadData<EmbeddingThreadData>().modelDir));
+  if (!hasVectorTable(partition) || vectorModel(partition) !== model.model) return 0;
+  const graph = builderOf(month, path, partition, model);
+  if (graph.upToDate()) return 0;
+  const added = graph.catchUp({ save: true, saveEvery: SAVE_EVERY, threads });
+  return added;
+}
 
 function partitionOf(month: string, path: string): ArticlePartition {
   let partition = partitions.get(month);
@@ -37,13 +73,15 @@ function partitionOf(month: string, path: string): ArticlePartition {
   return partition;
 }
 
-async function step(partition: ArticlePartition, max: number): Promise<number> {
+async function step(month: string, path: string, partition: ArticlePartition, max: number): Promise<number> {
   const model = await (embedder ??= OnnxEmbedder.load(threadData<EmbeddingThreadData>().modelDir));
   partition.writing(() => {
     partition.db.exec(VECTORS_SCHEMA);
     const held = vectorStatus(partition).model;
     // Vectors of another model are not comparable with this one's queries: start the index over.
     if (held !== model.model) {
+      if (builder?.month === month) builder = undefined;
+      removeAnn(path);
       partition.db.exec("DELETE FROM article_vectors");
       partition.statements.get("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run(MODEL_KEY, model.model);
     }
@@ -68,23 +106,30 @@ async function step(partition: ArticlePartition, max: number): Promise<number> {
       });
     })(),
   );
+  builderOf(month, path, partition, model).catchUp({ save: rows.length < max, saveEvery: SAVE_EVERY });
   return rows.length;
 }
 
-async function handle(request: EmbeddingRequest): Promise<StepResult | VectorStatus | null> {
+/** `index` answers the vectors the graph took in. */
+async function handle(request: EmbeddingRequest): Promise<StepResult | VectorStatus | number | null> {
   if (request.kind === "close") {
     for (const partition of partitions.values()) closeQuietly(partition);
     partitions.clear();
     await (await embedder)?.close();
     embedder = undefined;
+    builder = undefined;
     return null;
   }
   const partition = partitionOf(request.month, request.path);
   try {
     if (request.kind === "status") return vectorStatus(partition);
-    const embedded = await step(partition, request.max);
+    if (request.kind === "index") {
+      return await index(request.month, request.path, partition, request.threads);
+    }
+    const embedded = await step(request.month, request.path, partition, request.max);
     return { embedded, status: vectorStatus(partition) };
   } catch (error) {
+    if (builder?.month === request.month) builder = undefined;
     partitions.delete(request.month);
     closeQuietly(partition);
     throw error;

@@ -133,7 +133,7 @@ export interface ReadJobs {
   };
   /** Semantic ranking (partition-nearest.ts): the `k` filter matches nearest `vector`. */
   nearest: {
-    args: QueryArgs & { vector: Float32Array; model: string; k: number; excludeStory?: string };
+    args: QueryArgs & { vector: Float32Array; model: string; k: number; excludeStory?: string; annMinMatches: number };
     result: NearestPart & { fieldUnavailable?: true };
   };
   vectorOf: { args: { id: string; model: string }; result: VectorOfArticle };
@@ -239,7 +239,7 @@ const HANDLERS: Handlers = {
   nearest(partition, args) {
     const search = compile(partition, args);
     if (search === FIELD_UNAVAILABLE) return { hits: [], scored: 0, unembedded: 0, fieldUnavailable: true };
-    return nearest(partition, search, args.vector, args.model, args.k, args.excludeStory);
+    return nearest(partition, search, args.vector, args.model, args.k, args.excludeStory, args.annMinMatches);
   },
   vectorOf: (partition, args) => vectorOfArticle(partition, args.id, args.model),
 };

@@ -23,17 +23,19 @@ export interface VectorStatus {
 
 export function hasVectorTable(partition: ArticlePartition): boolean {
   return (
-    partition.statements.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'article_vectors'").get() !==
-    undefined
+    partition.statements.get("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'article_vectors'").get() !== undefined
   );
+}
+
+/** The model the vectors were made with; undefined before any. */
+export function vectorModel(partition: ArticlePartition): string | undefined {
+  return partition.statements.get(`SELECT value FROM meta WHERE key = '${MODEL_KEY}'`).pluck().get() as string | undefined;
 }
 
 export function vectorStatus(partition: ArticlePartition): VectorStatus {
   const articles = partition.count();
   if (!hasVectorTable(partition)) return { model: undefined, articles, embedded: 0 };
-  const model = partition.statements.get(`SELECT value FROM meta WHERE key = '${MODEL_KEY}'`).pluck().get() as
-    | string
-    | undefined;
+  const model = vectorModel(partition);
   const last = lastEmbedded(partition);
   const embedded = partition.statements.get("SELECT count(*) FROM articles WHERE rowid <= ?").pluck().get(last) as number;
   return { model, articles, embedded };

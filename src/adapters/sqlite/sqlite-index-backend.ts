@@ -1,3 +1,4 @@
+import { ANN_MIN_MATCHES } from "./partition-nearest.js";
 import { existsSync, mkdirSync, readdirSync, statSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
@@ -85,12 +86,15 @@ export interface SqliteIndexOptions {
   writerThread?: boolean;
   /** Read threads per lane (read-pool.ts); by default as many heavy ones as cores (at most 4), and one light one. */
   readThreads?: Record<Lane, number>;
+  /** Semantic ranking: an index's HNSW graph answers when its filters can match at least this many articles. */
+  annMinMatches?: number;
 }
 
 export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFieldsRebuild {
   private readonly dir: string;
   private readonly catalog: PartitionCatalog;
   private readonly pool: ReadPool;
+  private readonly annMinMatches: number;
   /** Open write connections, when writes run on this thread. */
   private readonly writers = new Map<string, PartitionWriter>();
   private readonly writer: WriterThread | undefined;
@@ -102,6 +106,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
     this.catalog = new PartitionCatalog(this.dir);
     if (options.writerThread ?? true) this.writer = new WriterThread();
     this.pool = new ReadPool(this.dir, options.readThreads ?? { heavy: Math.min(4, availableParallelism()), light: 1 });
+    this.annMinMatches = options.annMinMatches ?? ANN_MIN_MATCHES;
   }
 
   async write(articles: readonly ArticleDetail[]): Promise<WriteResult> {
@@ -854,7 +859,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
     return { articles, partitionsFailed: walk.failed };
   }
 
-  /** Each monthly index ranks its filter matches exactly (partition-nearest.ts); the lists are merged by score. */
+  /** Each monthly index ranks its filter matches (partition-nearest.ts: graph or exact scan); the lists are merged by score. */
   async nearest(query: NearestQuery): Promise<NearestResult> {
     const lists: NearestArticle[] = [];
     const unembedded: string[] = [];
@@ -865,7 +870,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
       this.pool,
       this.monthsFor(query),
       { lane: "heavy", budgetMs: query.budgetMs, startedMs: Date.now() },
-      (month) => ({ job: "nearest", month, args: { filters, vector, model, k, ...exclude } }),
+      (month) => ({ job: "nearest", month, args: { filters, vector, model, k, annMinMatches: this.annMinMatches, ...exclude } }),
       (month, part) => {
         scored += part.scored;
         if (part.unembedded > 0) unembedded.push(month);

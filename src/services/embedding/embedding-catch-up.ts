@@ -4,7 +4,8 @@ import type { EmbeddingStage } from "../../ports/embedding-stage.js";
 // news is what semantic queries reach most). Used by `newsindex embed` (the
 // backfill, with a progress bar) and by the server, which runs it behind
 // ingest. Each step is one transaction: killed at any point, the next run
-// resumes where the last stored step ended.
+// resumes where the last stored step ended. Then each index's nearest-neighbour
+// graph is brought up to date (written once its index is caught up).
 
 /** Articles embedded per step (one model call per distinct token length within it, one transaction). */
 export const EMBED_STEP = 64;
@@ -20,11 +21,14 @@ export interface CatchUpOptions {
   onProgress?: (progress: CatchUpProgress) => void;
   /** Checked between steps: true stops the run (the server's shutdown). */
   stopped?: () => boolean;
+  /** Native threads a graph rebuild may use (the backfill command gives it the machine). */
+  indexThreads?: number;
 }
 
 /** Returns the number of articles embedded. */
 export async function catchUpEmbeddings(stage: EmbeddingStage, options: CatchUpOptions = {}): Promise<number> {
-  const backlog = (await stage.backlog()).filter((b) => b.embedded < b.articles);
+  const every = await stage.backlog();
+  const backlog = every.filter((b) => b.embedded < b.articles);
   const total = backlog.reduce((sum, b) => sum + b.articles - b.embedded, 0);
   let done = 0;
   options.onProgress?.({ total, done, month: backlog[0]?.month ?? "" });
@@ -36,6 +40,11 @@ export async function catchUpEmbeddings(stage: EmbeddingStage, options: CatchUpO
       options.onProgress?.({ total: Math.max(total, done), done, month });
       if (step.embedded === 0 || step.backlog.embedded >= step.backlog.articles) break;
     }
+  }
+  // Every index's graph, including those with nothing left to embed (a graph missing or stale is rebuilt).
+  for (const { month, embedded } of every) {
+    if (options.stopped?.()) return done;
+    if (embedded > 0) await stage.indexVectors(month, options.indexThreads);
   }
   return done;
 }
