@@ -134,7 +134,8 @@ async function main(): Promise<void> {
           [16, 128],
           [32, 256],
         ] as const)) {
-      const index = new Index({
+      // The same settings for the index built here and the one viewed from its file.
+      const settings = {
         dimensions: D,
         metric: MetricKind.IP,
         quantization,
@@ -142,7 +143,8 @@ async function main(): Promise<void> {
         expansion_add: expansionAdd,
         expansion_search: 128,
         multi: false,
-      });
+      };
+      const index = new Index(settings);
       const keys = BigUint64Array.from({ length: n }, (_, i) => BigInt(i));
       const rssBefore = process.memoryUsage().rss;
       const built = time(() => {
@@ -154,15 +156,7 @@ async function main(): Promise<void> {
       const rss = process.memoryUsage().rss - rssBefore;
       const file = join(dir, `u-${quantization}-${connectivity}-${expansionAdd}.usearch`);
       index.save(file);
-      const viewed = new Index({
-        dimensions: D,
-        metric: MetricKind.IP,
-        quantization,
-        connectivity,
-        expansion_add: expansionAdd,
-        expansion_search: 128,
-        multi: false,
-      });
+      const viewed = new Index(settings);
       viewed.view(file);
       for (const k of [10, 1000]) {
         const q = time(() => queries.map((v) => Array.from(viewed.search(v, k, 1).keys, Number)));
