@@ -7,6 +7,7 @@ import { spawnCli, waitUntil } from "../support/cli-process.js";
 import { readArticles } from "../support/gkg-fixtures.js";
 import { makeOldFormat } from "../support/old-format-index.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
+import { getOk } from "../support/get-ok.js";
 
 // A monthly index built before the derived vocabularies (spec section 2,
 // coverage `field_unavailable`): a request needing a derived field answers
@@ -40,10 +41,8 @@ afterAll(async () => {
   await server.close();
 });
 
-async function get(path: string): Promise<Body> {
-  const response = await server.get(path);
-  expect(response.status, path).toBe(200);
-  return json<Body>(response);
+function get(path: string): Promise<Body> {
+  return getOk<Body>(server, path);
 }
 
 const inOld = (a: ArticleDetail) => a.id.startsWith("2023");

@@ -7,6 +7,7 @@ import type { ArticleDetail } from "../../src/domain/article.js";
 import { expectError } from "../support/expect-error.js";
 import { readArticles, realRows, tieGroup, writeGkgFile } from "../support/gkg-fixtures.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
+import { getOk } from "../support/get-ok.js";
 
 // `near` + `radius_km`, `bbox` and `amount_min`/`amount_max` over HTTP on the
 // real sample (spec section 4, rules 5 and 6): expected matches worked out
@@ -55,10 +56,8 @@ afterAll(async () => {
   await server.close();
 });
 
-async function get(path: string): Promise<Body> {
-  const response = await server.get(path);
-  expect(response.status, path).toBe(200);
-  return json<Body>(response);
+function get(path: string): Promise<Body> {
+  return getOk<Body>(server, path);
 }
 
 const cities = (a: ArticleDetail) =>

@@ -4,7 +4,8 @@ import type { ArticleDetail } from "../../src/domain/article.js";
 import { names } from "../support/graph-brute-force.js";
 import { readArticles } from "../support/gkg-fixtures.js";
 import { makeOldFormat } from "../support/old-format-index.js";
-import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
+import { SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
+import { getOk } from "../support/get-ok.js";
 
 // /graph/exposures `signal_stats` over a monthly index built before
 // signals-v1: that index cannot give them, so the answer covers the other
@@ -33,10 +34,8 @@ afterAll(async () => {
   await server.close();
 });
 
-async function get<T>(path: string): Promise<T & Envelope> {
-  const response = await server.get(path);
-  expect(response.status, path).toBe(200);
-  return json<T & Envelope>(response);
+function get<T>(path: string): Promise<T & Envelope> {
+  return getOk<T & Envelope>(server, path);
 }
 
 describe("signal_stats over an index built without signals", () => {

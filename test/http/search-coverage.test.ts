@@ -3,6 +3,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { json, startTestServer, type TestServer } from "../support/test-server.js";
+import { getOk } from "../support/get-ok.js";
 
 // Partial answers (spec sections 2 and 7): a monthly index that is missing,
 // locked or damaged leaves a 200 with `partial: true` and the results of the
@@ -71,10 +72,8 @@ async function damage(month: string, how: "corrupt" | "missing"): Promise<void> 
   else writeFileSync(path, Buffer.alloc(statSync(path).size, 0x5a));
 }
 
-async function get(path: string): Promise<Body> {
-  const response = await server.get(path);
-  expect(response.status, path).toBe(200);
-  return json<Body>(response);
+function get(path: string): Promise<Body> {
+  return getOk<Body>(server, path);
 }
 
 describe("a monthly index that cannot be read", () => {

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FILTER_FIELD_NAMES } from "../../src/domain/filter-fields.js";
 import { json, startTestServer, type TestServer } from "../support/test-server.js";
+import { getOk } from "../support/get-ok.js";
 
 // Facets (spec sections 2 and 4): counts over the whole match set, honest
 // when five monthly indexes (2015-02 … 2023-07 in the sample) are merged.
@@ -29,10 +30,8 @@ afterAll(async () => {
   await server.close();
 });
 
-async function get(path: string): Promise<Body> {
-  const response = await server.get(path);
-  expect(response.status, path).toBe(200);
-  return json<Body>(response);
+function get(path: string): Promise<Body> {
+  return getOk<Body>(server, path);
 }
 
 /** The true number of matches for a value: the same query filtered by it. */

@@ -4,6 +4,7 @@ import { GkgArticleSource } from "../../src/adapters/gdelt/gkg-source.js";
 import type { ArticleDetail } from "../../src/domain/article.js";
 import { FILTER_FIELD_NAMES, FILTER_FIELDS, type FilterField } from "../../src/domain/filter-fields.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
+import { getOk } from "../support/get-ok.js";
 
 // Every exact-match filter of spec section 4 over HTTP, checked against the
 // real records themselves: the expected totals are counted here, from the
@@ -33,10 +34,8 @@ afterAll(async () => {
   await server.close();
 });
 
-async function get(path: string): Promise<Body> {
-  const response = await server.get(path);
-  expect(response.status, path).toBe(200);
-  return json<Body>(response);
+function get(path: string): Promise<Body> {
+  return getOk<Body>(server, path);
 }
 
 const carries = (a: ArticleDetail, field: FilterField, value: string): boolean =>

@@ -4,6 +4,7 @@ import { signalValues, type SignalName } from "../../src/domain/vocabularies/sig
 import { expectError } from "../support/expect-error.js";
 import { readArticles } from "../support/gkg-fixtures.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
+import { getOk } from "../support/get-ok.js";
 
 // The derived fields over HTTP on the real sample: every article carries
 // signals-v1 and events-v1; `event_type`, `signal`, `signal_min`/`signal_max`,
@@ -34,10 +35,8 @@ afterAll(async () => {
   await server.close();
 });
 
-async function get(path: string): Promise<Body> {
-  const response = await server.get(path);
-  expect(response.status, path).toBe(200);
-  return json<Body>(response);
+function get(path: string): Promise<Body> {
+  return getOk<Body>(server, path);
 }
 
 const intensity = (a: ArticleDetail, name: SignalName): number | undefined =>

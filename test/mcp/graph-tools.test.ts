@@ -1,6 +1,7 @@
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
+import { SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
+import { getOk } from "../support/get-ok.js";
 import { connectClient, type Connected } from "./mcp-client.js";
 
 // The four graph tools over the official SDK client: each answers what its
@@ -28,14 +29,16 @@ async function tool(name: string, args: Body): Promise<Body> {
   return result.structuredContent as Body;
 }
 
-async function rest(path: string): Promise<Body> {
-  const response = await server.get(path);
-  expect(response.status, path).toBe(200);
-  return json(response);
+function rest(path: string): Promise<Body> {
+  return getOk<Body>(server, path);
 }
 
 const TOOLS: Array<[string, Body, string]> = [
-  ["related_entities", { entity_id: "person:joe biden", limit: 5, evidence: 2 }, "/graph/related?entity_id=person:joe%20biden&limit=5&evidence=2"],
+  [
+    "related_entities",
+    { entity_id: "person:joe biden", limit: 5, evidence: 2 },
+    "/graph/related?entity_id=person:joe%20biden&limit=5&evidence=2",
+  ],
   [
     "connection_path",
     { from_entity: "person:brandon scott", to_entity: "person:richard worley", max_hops: 2, evidence: 1 },
