@@ -6,6 +6,7 @@ import type { AggregateBucket, AggregateResponse } from "../../schemas/aggregate
 import { completeness } from "../search/coverage.js";
 import { assertSomethingRead, QUERY_BUDGET_MS } from "../search/search-articles.js";
 import type { AggregateRequest } from "./aggregate-request.js";
+import { reportedMean } from "./signal-metrics.js";
 
 // GET /aggregate: the match set counted per time bucket. Each monthly index
 // counts its own matches; a bucket whose articles sit in more than one index
@@ -68,7 +69,7 @@ function signalStats(
   const out: Record<string, { mean: number | null; percentile: number | null }> = {};
   for (const name of names) {
     const stat = found?.[name];
-    out[name] = stat ? { mean: Math.round(stat.mean * 10_000) / 10_000, percentile: stat.percentile } : { mean: null, percentile: null };
+    out[name] = stat ? { mean: reportedMean(stat.mean), percentile: stat.percentile } : { mean: null, percentile: null };
   }
   return out;
 }

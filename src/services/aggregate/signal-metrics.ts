@@ -15,3 +15,8 @@ export function checkSignalMetric(name: string): SignalName {
     { parameter: "metrics" },
   );
 }
+
+/** A signal's mean as reported (here and in /graph/exposures `signal_stats`): 4 decimals. */
+export function reportedMean(mean: number): number {
+  return Math.round(mean * 10_000) / 10_000;
+}

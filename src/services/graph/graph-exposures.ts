@@ -3,6 +3,7 @@ import type { Facet } from "../../domain/facets.js";
 import type { FilterField } from "../../domain/filter-fields.js";
 import type { FacetRequest } from "../../domain/search-query.js";
 import type { CompactArticle } from "../../domain/article.js";
+import { reportedMean } from "../aggregate/signal-metrics.js";
 import { QUERY_BUDGET_MS } from "../search/search-articles.js";
 import {
   compact,
@@ -118,10 +119,9 @@ function emptyFacets(request: FacetRequest | undefined): { facets?: Partial<Reco
   return { facets: Object.fromEntries(request.fields.map((field) => [field, empty])) };
 }
 
-/** `signal_stats`: each signal's mean (rounded to 4 decimals, as on /aggregate) and how many shared articles carry it. */
+/** `signal_stats`: each signal's mean (as /aggregate reports it) and how many shared articles carry it. */
 function signalStats(found: NonNullable<PairSummary["signals"]>): Record<string, { mean: number; articles: number }> {
   const out: Record<string, { mean: number; articles: number }> = {};
-  for (const [name, stat] of Object.entries(found))
-    out[name] = { mean: Math.round(stat.mean * 10_000) / 10_000, articles: stat.articles };
+  for (const [name, stat] of Object.entries(found)) out[name] = { mean: reportedMean(stat.mean), articles: stat.articles };
   return out;
 }
