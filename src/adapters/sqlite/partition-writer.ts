@@ -2,6 +2,7 @@ import { FILTER_FIELDS, foldValue } from "../../domain/filter-fields.js";
 import { headlineKey } from "../../domain/stories/headline-key.js";
 import type { ArticlePartition } from "./article-partition.js";
 import { ensureEntityKeys } from "./entity-keys.js";
+import { multiRowInsertSql } from "./multi-row-insert.js";
 import { PostingsBuffer } from "./postings-buffer.js";
 import { SignalRowsBuffer } from "./signal-rows-buffer.js";
 import { amountsOf, cityCoordinates, type PreparedArticle } from "./prepared-article.js";
@@ -203,7 +204,7 @@ export class PartitionWriter {
     const chunk = 32 * width;
     for (let at = 0; at < values.length; at += chunk) {
       const part = at === 0 && values.length <= chunk ? values : values.slice(at, at + chunk);
-      this.partition.statements.get(insertSql(target, width, part.length / width)).run(part);
+      this.partition.statements.get(multiRowInsertSql("INSERT OR REPLACE", target, width, part.length / width)).run(part);
     }
   }
 
@@ -240,18 +241,4 @@ export class PartitionWriter {
   close(): void {
     this.partition.close();
   }
-}
-
-/** `INSERT OR REPLACE INTO target VALUES (?, ...), ...` for `rows` rows, built once per shape. */
-const insertSqls = new Map<string, string[]>();
-
-function insertSql(target: string, width: number, rows: number): string {
-  let byRows = insertSqls.get(target);
-  if (byRows === undefined) insertSqls.set(target, (byRows = []));
-  let sql = byRows[rows];
-  if (sql === undefined) {
-    const row = `(${new Array<string>(width).fill("?").join(", ")})`;
-    sql = byRows[rows] = `INSERT OR REPLACE INTO ${target} VALUES ${new Array<string>(rows).fill(row).join(", ")}`;
-  }
-  return sql;
 }

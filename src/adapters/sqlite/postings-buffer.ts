@@ -1,11 +1,9 @@
+import { insertInOrder } from "./multi-row-insert.js";
 import type { StatementCache } from "./statement-cache.js";
 
 // Collects a write transaction's postings and inserts them sorted by
 // (term, article), many rows per statement: consecutive inserts then land on
 // the same B-tree pages, and the per-statement cost is paid once per chunk.
-
-/** Chunk sizes, largest first; the tail of a transaction goes in smaller chunks, then single rows. */
-const CHUNKS = [256, 32, 1];
 
 /** Postings per transaction before the buffer inserts early (keeps the sort key exact). */
 const ARRIVALS = 2 ** 21;
@@ -35,24 +33,8 @@ export class PostingsBuffer {
     keys.sort();
     const order = new Uint32Array(n);
     for (let i = 0; i < n; i++) order[i] = (keys[i] as number) % ARRIVALS;
-    let i = 0;
-    for (const rows of CHUNKS) {
-      const insert = this.statements.get(insertSql(rows));
-      const values = new Array<number>(rows * 2);
-      for (; i + rows <= n; i += rows) {
-        for (let j = 0; j < rows; j++) {
-          const k = order[i + j] as number;
-          values[2 * j] = terms[k] as number;
-          values[2 * j + 1] = articles[k] as number;
-        }
-        insert.run(values);
-      }
-    }
+    insertInOrder(this.statements, "INSERT OR IGNORE", "postings (term, article)", [terms, articles], order);
     this.terms = [];
     this.articles = [];
   }
-}
-
-function insertSql(rows: number): string {
-  return `INSERT OR IGNORE INTO postings (term, article) VALUES ${Array.from({ length: rows }, () => "(?, ?)").join(", ")}`;
 }

@@ -1,3 +1,4 @@
+import { insertInOrder } from "./multi-row-insert.js";
 import type { StatementCache } from "./statement-cache.js";
 
 // Collects a write transaction's signal intensities and inserts them sorted by
@@ -6,9 +7,6 @@ import type { StatementCache } from "./statement-cache.js";
 // random page of it; sorted, consecutive rows share pages, as postings do
 // (postings-buffer.ts). The table's own key (article, signal) only grows at its
 // end either way.
-
-/** Chunk sizes, largest first; the tail of a transaction goes in smaller chunks, then single rows. */
-const CHUNKS = [256, 32, 1];
 
 export class SignalRowsBuffer {
   private articles: number[] = [];
@@ -36,27 +34,16 @@ export class SignalRowsBuffer {
         (values[a] as number) - (values[b] as number) ||
         (articles[a] as number) - (articles[b] as number),
     );
-    let i = 0;
-    for (const rows of CHUNKS) {
-      const insert = this.statements.get(insertSql(rows));
-      const bound = new Array<number>(rows * 3);
-      for (; i + rows <= n; i += rows) {
-        for (let j = 0; j < rows; j++) {
-          const k = order[i + j] as number;
-          bound[3 * j] = articles[k] as number;
-          bound[3 * j + 1] = signals[k] as number;
-          bound[3 * j + 2] = values[k] as number;
-        }
-        insert.run(bound);
-      }
-    }
+    // Written again (a rebuild), a row replaces.
+    insertInOrder(
+      this.statements,
+      "INSERT OR REPLACE",
+      "signal_values (article, signal, value)",
+      [articles, signals, values],
+      order,
+    );
     this.articles = [];
     this.signals = [];
     this.values = [];
   }
-}
-
-/** Written again (a rebuild), a row replaces. */
-function insertSql(rows: number): string {
-  return `INSERT OR REPLACE INTO signal_values (article, signal, value) VALUES ${Array.from({ length: rows }, () => "(?, ?, ?)").join(", ")}`;
 }
