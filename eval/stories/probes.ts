@@ -30,14 +30,16 @@ export const PROBES: Record<string, Probe> = {
       await embedder.close();
     }
   },
-  /** One shared headline word that is part of a name, and the same cast: 4 names in common, 30% of them. */
-  "named-cast": async (articles) =>
-    pairsWhere(articles, (a, b) => {
-      const named = a.titleWords.some((w) => b.titleWords.includes(w) && (a.nameWords.includes(w) || b.nameWords.includes(w)));
-      const shared = sharedNames(a, b);
-      const names = a.entities.length + a.places.length + b.entities.length + b.places.length - shared;
-      return named && shared >= 4 && shared / names >= 0.3;
-    }),
+  // Looser settings of the stories-v4 rules (same-story.ts), to show how close each one is to a false merge.
+  /** Two languages with one person in common (v4 needs two) and two names at 15% (v4: four at 30%). */
+  "two-languages-one-person": async (articles) =>
+    pairsWhere(articles, (a, b) => a.language !== b.language && sharedPersons(a, b) >= 1 && cast(a, b, 2, 0.15)),
+  /** One shared headline word and a person both headlines name, with three names at 20% (v4: five at 30%). */
+  "one-word-small-cast": async (articles) =>
+    pairsWhere(articles, (a, b) => sharedTitleWords(a, b) === 1 && sharedHeadlinePersons(a, b) && cast(a, b, 3, 0.2)),
+  /** One shared headline word that is part of any name in either article, a place included (v4: a person both headlines name). */
+  "one-word-any-name": async (articles) =>
+    pairsWhere(articles, (a, b) => sharedTitleWords(a, b) === 1 && sharesNamedWord(a, b) && cast(a, b, 5, 0.3)),
 };
 
 /** Pairs of different outlets within the story window that pass `test`. */
@@ -59,6 +61,29 @@ function pairsWhere(
 
 function sharedNames(a: StoryFeatures, b: StoryFeatures): number {
   return a.entities.filter((x) => b.entities.includes(x)).length + a.places.filter((x) => b.places.includes(x)).length;
+}
+
+/** At least `min` names in common, and that share of all the two articles name. */
+function cast(a: StoryFeatures, b: StoryFeatures, min: number, share: number): boolean {
+  const shared = sharedNames(a, b);
+  const names = a.entities.length + a.places.length + b.entities.length + b.places.length - shared;
+  return shared >= min && shared / names >= share;
+}
+
+function sharedPersons(a: StoryFeatures, b: StoryFeatures): number {
+  return a.persons.filter((p) => b.persons.includes(p)).length;
+}
+
+function sharedHeadlinePersons(a: StoryFeatures, b: StoryFeatures): boolean {
+  return a.headlinePersons.some((p) => b.headlinePersons.includes(p));
+}
+
+function sharedTitleWords(a: StoryFeatures, b: StoryFeatures): number {
+  return a.titleWords.filter((w) => b.titleWords.includes(w)).length;
+}
+
+function sharesNamedWord(a: StoryFeatures, b: StoryFeatures): boolean {
+  return a.titleWords.some((w) => b.titleWords.includes(w) && (a.nameWords.includes(w) || b.nameWords.includes(w)));
 }
 
 function dot(a: Float32Array, b: Float32Array): number {

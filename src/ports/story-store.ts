@@ -1,7 +1,7 @@
 import type { StoryFeatures } from "../domain/stories/story-features.js";
 
-// The clustering state: every clustered article's features, a word index to
-// find candidates, and which story each article belongs to (union-find).
+// The clustering state: every clustered article's features, a key index to
+// find candidates (story-keys.ts), and which story each article belongs to.
 
 /** A clustered article found as a candidate, with the story it is in when found. */
 export interface StoryCandidate {
@@ -12,12 +12,12 @@ export interface StoryCandidate {
 export interface StoryStore {
   has(articleId: string): Promise<boolean>;
   /**
-   * Clustered articles published within `windowMs` of `features` whose headline
-   * shares at least `minSharedWords` of its words, each with its story (so
-   * testing them needs no call per candidate). Must be exhaustive: the
-   * clusters' independence from arrival order depends on it.
+   * Clustered articles published within `windowMs` of `features` whose index
+   * keys include at least `minSharedKeys` of its lookup keys (story-keys.ts),
+   * each with its story (so testing them needs no call per candidate). Must be
+   * exhaustive: the clusters' independence from arrival order depends on it.
    */
-  candidates(features: StoryFeatures, windowMs: number, minSharedWords: number): Promise<StoryCandidate[]>;
+  candidates(features: StoryFeatures, windowMs: number, minSharedKeys: number): Promise<StoryCandidate[]>;
   /** Records an article as a story of its own. */
   add(features: StoryFeatures): Promise<void>;
   storyOf(articleId: string): Promise<string>;

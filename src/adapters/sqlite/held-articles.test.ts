@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { GkgArticleSource } from "../gdelt/gkg-source.js";
 import { storyFeatures, type StoryFeatures } from "../../domain/stories/story-features.js";
+import { indexKeys, lookupKeys } from "../../domain/stories/story-keys.js";
 import type { StoryCandidate } from "../../ports/story-store.js";
 import { parseStamp, toStamp } from "../../shared/timestamps.js";
 import { HeldArticles } from "./held-articles.js";
@@ -40,17 +41,24 @@ function holdAll(list: readonly StoryFeatures[]): HeldArticles {
   return held;
 }
 
-/** What the held articles must answer: every article within the window sharing `min` headline words. */
+/** What the held articles must answer: every article within the window sharing `min` keys. */
 function scan(list: readonly StoryFeatures[], probe: StoryFeatures, min: number): string[] {
-  const words = new Set(probe.titleWords);
+  const keys = new Set(lookupKeys(probe));
   return list
-    .filter((f) => Math.abs(f.timeMs - probe.timeMs) <= WINDOW_MS && f.titleWords.filter((w) => words.has(w)).length >= min)
+    .filter((f) => Math.abs(f.timeMs - probe.timeMs) <= WINDOW_MS && indexKeys(f).filter((k) => keys.has(k)).length >= min)
     .map((f) => f.id)
     .sort();
 }
 
 function lookup(held: HeldArticles, probe: StoryFeatures, min: number): StoryCandidate[] {
-  return held.candidates(probe, WINDOW_MS, min, dayOf(probe.timeMs - WINDOW_MS), dayOf(probe.timeMs + WINDOW_MS));
+  return held.candidates(
+    probe,
+    lookupKeys(probe),
+    WINDOW_MS,
+    min,
+    dayOf(probe.timeMs - WINDOW_MS),
+    dayOf(probe.timeMs + WINDOW_MS),
+  );
 }
 
 /** Days the window around `probe` spans, made present (empty) so a lookup may read them. */
@@ -108,7 +116,7 @@ describe("HeldArticles", () => {
     const oldest = days[0] as number;
     // Read the oldest day last: the days in between are the least recently read.
     const probe = features.find((f) => dayOf(f.timeMs) === oldest) as StoryFeatures;
-    held.candidates(probe, WINDOW_MS, 1, oldest, oldest);
+    held.candidates(probe, lookupKeys(probe), WINDOW_MS, 1, oldest, oldest);
     const onNewest = features.filter((f) => dayOf(f.timeMs) === newest).length;
     const onOldest = features.filter((f) => dayOf(f.timeMs) === oldest).length;
 
@@ -124,7 +132,9 @@ describe("HeldArticles", () => {
     const again = { ...evicted, id: `${evicted.id}-again` };
     const slot = held.add(held.addDay(dayOf(again.timeMs)), again, again.id);
     expect(slot).toBeLessThan(features.length);
-    const found = held.candidates(again, WINDOW_MS, 1, dayOf(again.timeMs), dayOf(again.timeMs)).map((c) => c.features.id);
+    const found = held
+      .candidates(again, lookupKeys(again), WINDOW_MS, 1, dayOf(again.timeMs), dayOf(again.timeMs))
+      .map((c) => c.features.id);
     expect(found).toContain(again.id);
     expect(found).not.toContain(evicted.id);
   });

@@ -1,21 +1,22 @@
 import type { StoryFeatures } from "../../domain/stories/story-features.js";
+import { indexKeys } from "../../domain/stories/story-keys.js";
 import type { StoryCandidate } from "../../ports/story-store.js";
 
 // The articles of the publication days the story store holds in memory
-// (story-store.ts): each in a slot, with a word index per day, so counting
-// the headline words a new article shares with them needs no SQL and no JSON.
+// (story-store.ts): each in a slot, with a key index per day (story-keys.ts),
+// so counting the keys a new article shares with them needs no SQL and no JSON.
 
-/** Every article of one held publication day: their slots, and the slots of each headline word. */
+/** Every article of one held publication day: their slots, and the slots of each key. */
 export interface HeldDay {
   slots: number[];
-  words: Map<string, number[]>;
+  keys: Map<string, number[]>;
   /** For eviction: the lookup that last read this day. */
   used: number;
 }
 
 /**
- * The held days' articles, each in a slot: its features and story, and in typed arrays what counting shared words
- * reads (publication time, the lookup that last counted it and how many words that lookup shares with it).
+ * The held days' articles, each in a slot: its features and story, and in typed arrays what counting shared keys
+ * reads (publication time, the lookup that last counted it and how many keys that lookup shares with it).
  */
 export class HeldArticles {
   private readonly days = new Map<number, HeldDay>();
@@ -37,7 +38,7 @@ export class HeldArticles {
   }
 
   addDay(day: number): HeldDay {
-    const held: HeldDay = { slots: [], words: new Map(), used: this.lookups };
+    const held: HeldDay = { slots: [], keys: new Map(), used: this.lookups };
     this.days.set(day, held);
     return held;
   }
@@ -63,16 +64,23 @@ export class HeldArticles {
     this.seen[slot] = 0;
     this.slots.set(features.id, slot);
     day.slots.push(slot);
-    for (const word of features.titleWords) {
-      const slots = day.words.get(word);
-      if (slots === undefined) day.words.set(word, [slot]);
+    for (const key of indexKeys(features)) {
+      const slots = day.keys.get(key);
+      if (slots === undefined) day.keys.set(key, [slot]);
       else slots.push(slot);
     }
     return slot;
   }
 
-  /** Held articles of days `first` to `last` within `windowMs` of `features` sharing `minShared` of its headline words. */
-  candidates(features: StoryFeatures, windowMs: number, minShared: number, first: number, last: number): StoryCandidate[] {
+  /** Held articles of days `first` to `last` within `windowMs` of `features` sharing `minShared` of `keys`, its lookup keys. */
+  candidates(
+    features: StoryFeatures,
+    keys: readonly string[],
+    windowMs: number,
+    minShared: number,
+    first: number,
+    last: number,
+  ): StoryCandidate[] {
     if (this.lookups === 0xffffffff) {
       this.lookups = 0;
       this.seen.fill(0);
@@ -83,8 +91,8 @@ export class HeldArticles {
     for (let d = first; d <= last; d++) {
       const day = this.days.get(d) as HeldDay;
       day.used = lookup;
-      for (const word of features.titleWords) {
-        const slots = day.words.get(word);
+      for (const key of keys) {
+        const slots = day.keys.get(key);
         if (slots === undefined) continue;
         for (const slot of slots) {
           if (seen[slot] === lookup) shared[slot] = (shared[slot] as number) + 1;

@@ -1,18 +1,19 @@
 import type Database from "better-sqlite3";
 import { CLUSTERING_VERSION } from "../../domain/stories/same-story.js";
 import type { StoryFeatures } from "../../domain/stories/story-features.js";
+import { indexKeys, lookupKeys } from "../../domain/stories/story-keys.js";
 import type { StoryCandidate, StoryStore } from "../../ports/story-store.js";
 import { HeldArticles } from "./held-articles.js";
 import { openDatabase } from "./open-database.js";
 import { StatementCache } from "./statement-cache.js";
 
-// stories.db: each clustered article's features and story, plus a word index
-// bucketed by publication day, so candidates are found by counting shared
-// headline words rather than by scanning.
+// stories.db: each clustered article's features and story, plus a key index
+// (headline words and persons: story-keys.ts) bucketed by publication day, so
+// candidates are found by counting shared keys rather than by scanning.
 //
 // Ingest asks for candidates around the time it is at, so the days it asks
 // about are also held in memory (every article of a held day, parsed, with a
-// word index and its story): counting shared words there is cheap, candidates
+// key index and its story): counting shared keys there is cheap, candidates
 // come back without parsing JSON, and storyOf needs no query. A lookup whose
 // days hold more than MAX_HELD_ARTICLES counts in SQL instead. Writes go to
 // SQLite and to the held days alike; a commit by another connection (PRAGMA
@@ -29,6 +30,7 @@ CREATE TABLE IF NOT EXISTS story_articles (
   features TEXT NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS story_articles_story ON story_articles (story);
+-- Each article's keys (story-keys.ts): its headline words and, since stories-v4, person keys.
 CREATE TABLE IF NOT EXISTS story_words (
   word TEXT NOT NULL,
   day INTEGER NOT NULL,
@@ -111,19 +113,21 @@ export class SqliteStoryStore implements StoryStore {
   }
 
   /** The features returned are shared with the store: read them, do not change them. */
-  async candidates(features: StoryFeatures, windowMs: number, minSharedWords: number): Promise<StoryCandidate[]> {
+  async candidates(features: StoryFeatures, windowMs: number, minSharedKeys: number): Promise<StoryCandidate[]> {
     this.check();
-    if (features.titleWords.length < minSharedWords) return [];
+    const keys = lookupKeys(features);
+    if (keys.length < minSharedKeys) return [];
     const first = dayOf(features.timeMs - windowMs);
     const last = dayOf(features.timeMs + windowMs);
-    if (!this.hold(first, last)) return this.candidatesInSql(features, windowMs, minSharedWords, first, last);
-    return this.held.candidates(features, windowMs, minSharedWords, first, last);
+    if (!this.hold(first, last)) return this.candidatesInSql(features, keys, windowMs, minSharedKeys, first, last);
+    return this.held.candidates(features, keys, windowMs, minSharedKeys, first, last);
   }
 
   private candidatesInSql(
     features: StoryFeatures,
+    keys: readonly string[],
     windowMs: number,
-    minSharedWords: number,
+    minSharedKeys: number,
     first: number,
     last: number,
   ): StoryCandidate[] {
@@ -132,15 +136,15 @@ export class SqliteStoryStore implements StoryStore {
       .get(
         `SELECT a.features, a.story FROM (
            SELECT id FROM story_words
-           WHERE day IN (SELECT value FROM json_each(@days)) AND word IN (SELECT value FROM json_each(@words))
+           WHERE day IN (SELECT value FROM json_each(@days)) AND word IN (SELECT value FROM json_each(@keys))
            GROUP BY id HAVING count(*) >= @min
          ) c JOIN story_articles a ON a.id = c.id
          WHERE a.time_ms BETWEEN @from AND @to`,
       )
       .all({
-        words: JSON.stringify(features.titleWords),
+        keys: JSON.stringify(keys),
         days: JSON.stringify(Array.from({ length: last - first + 1 }, (_, i) => first + i)),
-        min: minSharedWords,
+        min: minSharedKeys,
         from: features.timeMs - windowMs,
         to: features.timeMs + windowMs,
       }) as Array<{ features: string; story: string }>;
@@ -202,7 +206,7 @@ export class SqliteStoryStore implements StoryStore {
         .run(features.id, story, features.timeMs, json);
       this.statements
         .get("INSERT OR IGNORE INTO story_words (word, day, id) SELECT value, ?, ? FROM json_each(?)")
-        .run(dayOf(features.timeMs), features.id, JSON.stringify(features.titleWords));
+        .run(dayOf(features.timeMs), features.id, JSON.stringify(indexKeys(features)));
     });
   }
 

@@ -3,6 +3,7 @@ import { readArticles } from "../../../test/support/gkg-fixtures.js";
 import { SAMPLE_FILES } from "../../../test/support/test-server.js";
 import { sameStory } from "./same-story.js";
 import { storyFeatures, type StoryFeatures } from "./story-features.js";
+import { indexKeys, lookupKeys, MIN_SHARED_KEYS } from "./story-keys.js";
 
 // The false-merge classes of issue #19 and the copies they must not cost, on the real records of the bundled
 // GDELT batches (2023-07-02 15:30, 2020-02-22, 2015-02-18 translingual).
@@ -74,11 +75,58 @@ describe("one topic, several events", () => {
   });
 });
 
+describe("one person's news told two ways", () => {
+  it("joins reports sharing one headline word whose headlines name one person, with most of the same names", () => {
+    // AP's "Biden's upcoming European trip is meant to boost NATO..." and PA's "Joe Biden to meet King and PM during
+    // July visit to UK" (Ross-shire Journal's copy): only "Biden" in common, and most of the places and people.
+    expect(same("20230702153000-385", "20230702153000-678")).toBe(true);
+    expect(same("20230702153000-701", "20230702153000-527")).toBe(true); // Washington Times' copy of the AP story, another PA copy
+  });
+
+  it("keeps one person's different stories apart when their casts differ", () => {
+    // Benzinga on Christie mocking Trump; Yahoo on Trump and DeSantis over Covid; Politico on the GOP field and LGBTQ.
+    expect(same("20230702153000-406", "20230702153000-712")).toBe(false);
+    expect(same("20230702153000-406", "20230702153000-842")).toBe(false);
+  });
+});
+
 describe("translated headlines", () => {
   it("joins two outlets' reports in another language", () => {
     // RFI and Europe 1 on Assange's supporters marching in London (French, translated by GDELT).
     expect(same("20200222214500-T16", "20200222214500-T30")).toBe(true);
     // ČTK and Aktuálně.cz, 2015 (no titles: URL slugs), the US on Israel's leaks about the Iran talks.
     expect(same("20150218224500-T9", "20150218224500-T1")).toBe(true);
+  });
+
+  it("joins reports in two languages that share no headline word but the same people and names", () => {
+    // ABC Color (Spanish) and Big News Network: Erdogan announces a Syria summit with Putin, Merkel and Macron.
+    expect(same("20200222214500-T272", "20200222221500-852")).toBe(true);
+  });
+
+  it("keeps articles in two languages apart when they share one person, however named the rest", () => {
+    // NBC News on Trump and Roger Stone; UNIAN (Ukrainian) on where to watch Wilder-Fury 2: one name in common.
+    expect(same("20200222011500-306", "20200222011500-T559")).toBe(false);
+  });
+});
+
+describe("candidates", () => {
+  it("every pair the test joins shares enough lookup keys to be found, whichever arrived first", () => {
+    const all = [...byId.values()];
+    let joined = 0;
+    for (let i = 0; i < all.length; i++)
+      for (let j = i + 1; j < all.length; j++) {
+        const a = all[i] as StoryFeatures;
+        const b = all[j] as StoryFeatures;
+        if (!sameStory(a, b)) continue;
+        joined++;
+        for (const [probe, held] of [
+          [a, b],
+          [b, a],
+        ] as const) {
+          const keys = new Set(indexKeys(held));
+          expect(lookupKeys(probe).filter((k) => keys.has(k)).length).toBeGreaterThanOrEqual(MIN_SHARED_KEYS);
+        }
+      }
+    expect(joined).toBeGreaterThan(500);
   });
 });

@@ -15,7 +15,9 @@ function features(
   persons: string[] = [],
 ): StoryFeatures {
   const nameWords = [...entities, ...places].flatMap((name) => name.split(/\W+/));
-  return { id, source, timeMs, wordCount: 0, titleWords: headlineWords(title, source), entities, persons, places, nameWords };
+  const titleWords = headlineWords(title, source);
+  const headlinePersons = persons.filter((p) => p.split(" ").some((w) => titleWords.includes(w)));
+  return { id, source, language: "eng", timeMs, wordCount: 0, titleWords, entities, persons, headlinePersons, places, nameWords };
 }
 
 const hill = features(

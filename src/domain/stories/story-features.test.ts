@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { headlineOrSlugWords, headlineWords, slugWords } from "./story-features.js";
+import { readArticles } from "../../../test/support/gkg-fixtures.js";
+import { SAMPLE_FILES } from "../../../test/support/test-server.js";
+import { headlineOrSlugWords, headlineWords, slugWords, storyFeatures } from "./story-features.js";
 
 // Real headlines from the 2023-07-02 15:30 GDELT batch.
 
@@ -89,5 +91,20 @@ describe("headlineOrSlugWords", () => {
     ).toEqual(headlineWords(title, "thehill.com"));
     expect(slugWords("https://bhasha.ptinews.com/news/state/509845.html")).toEqual([]);
     expect(slugWords("not a url")).toEqual([]);
+  });
+});
+
+describe("storyFeatures", () => {
+  it("names the persons a headline names, by any word of their name, and the article's language", async () => {
+    const articles = await readArticles([SAMPLE_FILES.batch2023]);
+    const byId = new Map(articles.map((a) => [a.id, a]));
+    // AP: "Biden's upcoming European trip is meant to boost NATO against Russia as the war in Ukraine drags on".
+    const ap = storyFeatures(byId.get("20230702153000-385") as (typeof articles)[number]);
+    expect(ap.language).toBe("eng");
+    expect(ap.headlinePersons.sort()).toEqual(["jill biden", "joe biden"]);
+    expect(ap.persons).toContain("jens stoltenberg");
+    expect(ap.headlinePersons).not.toContain("jens stoltenberg");
+    // "Fourth of July holiday origins and traditions, Americana at its core": no person in the headline.
+    expect(storyFeatures(byId.get("20230702153000-417") as (typeof articles)[number]).headlinePersons).toEqual([]);
   });
 });

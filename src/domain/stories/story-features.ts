@@ -9,6 +9,8 @@ export interface StoryFeatures {
   id: string;
   /** Publisher domain. */
   source: string | null;
+  /** The article's language (ISO 639-3, `eng` for GDELT's English feed); null when unknown. */
+  language: string | null;
   /** Publication time, ms; never later than the collection time. */
   timeMs: number;
   /** Words in the page's text (GKG's count), 0 when unknown: two pages of one outlet under one headline carry about as many. */
@@ -19,6 +21,8 @@ export interface StoryFeatures {
   entities: string[];
   /** Distinct persons, lower-cased: the people an event is about, and the bylines of a wire story. */
   persons: string[];
+  /** The persons the headline names: one of its words is a word of their name ("biden" of "joe biden"). */
+  headlinePersons: string[];
   /** Distinct place names (cities and regions), lower-cased. */
   places: string[];
   /**
@@ -96,16 +100,22 @@ export function storyFeatures(article: ArticleDetail): StoryFeatures {
   const nameWords = new Set(
     contentWords([...article.persons, ...article.organizations, ...article.cities, ...article.regions].join(" ")),
   );
+  const headlineNameWords = titleWords.filter((w) => nameWords.has(w));
+  const persons = distinctLower(article.persons);
   return {
     id: article.id,
     source: article.source,
+    language: article.language,
     timeMs: published === undefined ? collected : Math.min(published, collected),
     wordCount: article.word_count ?? 0,
     titleWords,
     entities: distinctLower([...article.persons, ...article.organizations]),
-    persons: distinctLower(article.persons),
+    persons,
+    // Only a headline that names someone needs each name's words: most do not.
+    headlinePersons:
+      headlineNameWords.length === 0 ? [] : persons.filter((p) => contentWords(p).some((w) => headlineNameWords.includes(w))),
     places: distinctLower([...article.cities, ...article.regions]),
-    nameWords: titleWords.filter((w) => nameWords.has(w)),
+    nameWords: headlineNameWords,
   };
 }
 

@@ -15,9 +15,12 @@ import { StoryClusterer } from "./story-clusterer.js";
 // SQL, whether batches ran on the clustering thread, or whether two ingests
 // took turns on one stories.db. The real 2023-07-02 15:30 batch is spread back
 // over 20 days (article i published i % 20 days before its collection), so
-// stories chain across days and lookups load, evict and reload held days.
+// stories chain across days and lookups load, evict and reload held days. The
+// 2020-02-22 sample, a third of it translated, adds stories found through
+// persons in two languages.
 
 const SAMPLE = new URL("../../../data/gkg/20230702153000.gkg.csv.gz", import.meta.url).pathname;
+const TRANSLATED_SAMPLE = new URL("../../../data/gkg/bq-extract-20200222_sample.csv.gz", import.meta.url).pathname;
 const DAY_MS = 86_400_000;
 const BATCH = 100;
 
@@ -32,6 +35,7 @@ beforeAll(async () => {
     const collected = parseStamp(article.collected_at as string) as number;
     article.published_at = toStamp(collected - (i % 20) * DAY_MS);
   });
+  for await (const record of source.read(TRANSLATED_SAMPLE)) if (record.ok) articles.push(record.article);
 });
 
 beforeEach(() => {
@@ -93,6 +97,8 @@ describe("story clustering", () => {
     for (const [id, story] of reference) spans.set(story, [...(spans.get(story) ?? []), published.get(id) as number]);
     expect([...spans.values()].some((times) => Math.max(...times) - Math.min(...times) > 3 * DAY_MS)).toBe(true);
     for (const [id, story] of reference) expect(story <= id).toBe(true);
+    // Erdogan's Syria summit in Spanish (ABC Color) and English (Big News Network): no headline word in common.
+    expect(reference.get("20200222214500-T272")).toBe(reference.get("20200222221500-852"));
   });
 
   it("gives the same stories whatever the order, and whether days are held, evicted or counted in SQL", async () => {

@@ -1,6 +1,7 @@
 import type { ArticleDetail } from "../../domain/article.js";
-import { MIN_SHARED_WORDS, sameStory, STORY_WINDOW_MS } from "../../domain/stories/same-story.js";
+import { sameStory, STORY_WINDOW_MS } from "../../domain/stories/same-story.js";
 import { storyFeatures, type StoryFeatures } from "../../domain/stories/story-features.js";
+import { MIN_SHARED_KEYS } from "../../domain/stories/story-keys.js";
 import type { StoryStore } from "../../ports/story-store.js";
 
 // Online, incremental story clustering at ingest. An article joins every story
@@ -61,8 +62,7 @@ export class StoryClusterer {
   }
 
   private async join(features: StoryFeatures): Promise<StoryChange | undefined> {
-    const candidates =
-      features.titleWords.length === 0 ? [] : await this.store.candidates(features, STORY_WINDOW_MS, MIN_SHARED_WORDS);
+    const candidates = await this.store.candidates(features, STORY_WINDOW_MS, MIN_SHARED_KEYS);
     await this.store.add(features);
     let story = features.id;
     const moved = new Set<string>();
