@@ -1,4 +1,5 @@
 import { defineConfig } from "vitest/config";
+import { UnfinishedReporter } from "./test/support/unfinished-reporter.js";
 
 export default defineConfig({
   test: {
@@ -6,5 +7,6 @@ export default defineConfig({
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    reporters: ["default", new UnfinishedReporter()],
   },
 });
