@@ -60,7 +60,10 @@ export interface ContainerOptions {
 export function createContainer(config: Config, clock: Clock = systemClock, options: ContainerOptions = {}): Container {
   const logger = options.logger ?? createLogger(config.logLevel);
   mkdirSync(config.dataDir, { recursive: true });
-  const index = new SqliteIndexBackend(config.dataDir, { annMinMatches: config.annMinMatches });
+  const index = new SqliteIndexBackend(config.dataDir, {
+    annMinMatches: config.annMinMatches,
+    ...(config.readThreads === undefined ? {} : { readThreads: { heavy: config.readThreads, light: 1 } }),
+  });
   const control =
     config.controlStore === "postgres" && config.databaseUrl
       ? new PostgresControlStore(config.databaseUrl, config.databaseSchema)
@@ -95,7 +98,12 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
     watchJobs: undefined,
     embedder,
     embeddingStage() {
-      stage ??= new SqliteEmbeddingStage(embedder.model, modelDir, () => index.months(), (month) => index.pathOf(month));
+      stage ??= new SqliteEmbeddingStage(
+        embedder.model,
+        modelDir,
+        () => index.months(),
+        (month) => index.pathOf(month),
+      );
       return stage;
     },
     ingestService() {

@@ -4,6 +4,8 @@
 // line on stdin answers with the p50/p99 of the calls since the last "reset"
 // (the engine's time as the API sees it, under the same load).
 //   node --import tsx bench/scale/serve-api.ts DATA_DIR
+// The server's settings come from the environment, as for `newsindex serve`
+// (e.g. NEWSINDEX_READ_THREADS); the data dir and a silent log are fixed here.
 
 import { createInterface } from "node:readline";
 import { loadConfig } from "../../src/config/config.js";
@@ -22,7 +24,7 @@ if (!dataDir) throw new Error("usage: serve-api.ts DATA_DIR");
 // charge), and nothing else here depends on the clock (no window on archive).
 const started = Date.now();
 const fastClock = { now: () => started + (Date.now() - started) * 1000 };
-const container = createContainer(loadConfig({}, { dataDir, logLevel: "silent" }), fastClock);
+const container = createContainer(loadConfig(process.env, { dataDir, logLevel: "silent" }), fastClock);
 
 let samples: number[] = [];
 const search = container.index.search.bind(container.index);

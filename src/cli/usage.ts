@@ -27,7 +27,8 @@ export const USAGE = `Usage:
 Environment: NEWSINDEX_DATA_DIR (default ./var), PORT (8080), HOST (127.0.0.1), LOG_LEVEL (info),
 NEWSINDEX_ADMIN_TOKEN (enables the operator API under /admin), NEWSINDEX_WATCHES (on; off answers watch calls
 unsupported), NEWSINDEX_EMBEDDING_MODEL_DIR (another model directory of the shipped model's format),
-NEWSINDEX_EMBED_IN_SERVER (on; off leaves embedding to 'newsindex embed'). See docs/operators.md.`;
+NEWSINDEX_EMBED_IN_SERVER (on; off leaves embedding to 'newsindex embed'), NEWSINDEX_READ_THREADS (cores, at most
+4: heavy index reads at once). See docs/operators.md.`;
 
 /** Wrong words on the command line: exit 2 with the usage. */
 export class UsageError extends Error {}

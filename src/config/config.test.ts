@@ -22,3 +22,14 @@ describe("watch settings", () => {
     );
   });
 });
+
+describe("read threads", () => {
+  it("leaves the heavy lane's width to the index unless NEWSINDEX_READ_THREADS sets it, from 1 to 64", () => {
+    expect(loadConfig({}).readThreads).toBeUndefined();
+    expect(loadConfig({ NEWSINDEX_READ_THREADS: "1" }).readThreads).toBe(1);
+    expect(loadConfig({}, { readThreads: 3 }).readThreads).toBe(3);
+    for (const bad of ["0", "65", "1.5", "two"]) {
+      expect(() => loadConfig({ NEWSINDEX_READ_THREADS: bad }), bad).toThrow(/readThreads/);
+    }
+  });
+});

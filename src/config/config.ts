@@ -39,6 +39,13 @@ export const ConfigSchema = Type.Object({
    * this many of its articles; below, an exact scan of the matches (docs/semantic.md).
    */
   annMinMatches: Type.Integer({ minimum: 0 }),
+  /**
+   * Index reads that rank, count facets or scan stories at once (the heavy lane of the read pool): one thread each.
+   * Browses and documents have a thread of their own beside them. Fewer than the cores keeps a core for the event
+   * loop and the light lane, so cheap calls stay quick under heavy load (docs/operators.md, "Read threads"). Unset:
+   * the index's default (adapters/sqlite/sqlite-index-backend.ts).
+   */
+  readThreads: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -63,6 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
     ...optional("webhookTestHost", overrides.webhookTestHost ?? env.NEWSINDEX_WEBHOOK_TEST_HOST),
     ...optional("webhookTestCaFile", overrides.webhookTestCaFile ?? env.NEWSINDEX_WEBHOOK_TEST_CA_FILE),
     ...optional("embeddingModelDir", overrides.embeddingModelDir ?? env.NEWSINDEX_EMBEDDING_MODEL_DIR),
+    ...optionalNumber("readThreads", overrides.readThreads ?? numberOrRaw(env.NEWSINDEX_READ_THREADS)),
     embedInServer: overrides.embedInServer ?? env.NEWSINDEX_EMBED_IN_SERVER !== "off",
     annMinMatches: overrides.annMinMatches ?? numberOrRaw(env.NEWSINDEX_ANN_MIN_MATCHES) ?? 20_000,
   };
@@ -99,6 +107,10 @@ function onOff(value: string | undefined): boolean | string | undefined {
   if (["on", "true", "1"].includes(v)) return true;
   if (["off", "false", "0"].includes(v)) return false;
   return value;
+}
+
+function optionalNumber<K extends string>(key: K, value: number | string | undefined): Partial<Record<K, number | string>> {
+  return value === undefined ? {} : ({ [key]: value } as Record<K, number | string>);
 }
 
 function numberOrRaw(value: string | undefined): number | string | undefined {
