@@ -70,7 +70,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
     ...optional("webhookTestHost", overrides.webhookTestHost ?? env.NEWSINDEX_WEBHOOK_TEST_HOST),
     ...optional("webhookTestCaFile", overrides.webhookTestCaFile ?? env.NEWSINDEX_WEBHOOK_TEST_CA_FILE),
     ...optional("embeddingModelDir", overrides.embeddingModelDir ?? env.NEWSINDEX_EMBEDDING_MODEL_DIR),
-    ...optionalNumber("readThreads", overrides.readThreads ?? numberOrRaw(env.NEWSINDEX_READ_THREADS)),
+    ...optional("readThreads", overrides.readThreads ?? numberOrRaw(env.NEWSINDEX_READ_THREADS)),
     embedInServer: overrides.embedInServer ?? env.NEWSINDEX_EMBED_IN_SERVER !== "off",
     annMinMatches: overrides.annMinMatches ?? numberOrRaw(env.NEWSINDEX_ANN_MIN_MATCHES) ?? 20_000,
   };
@@ -96,8 +96,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
   };
 }
 
-function optional<K extends string>(key: K, value: string | undefined): Partial<Record<K, string>> {
-  return value === undefined || value === "" ? {} : ({ [key]: value } as Record<K, string>);
+/** The setting when given (an empty variable is not given), else nothing: the key stays absent. */
+function optional<K extends string, V>(key: K, value: V | undefined): Partial<Record<K, V>> {
+  return value === undefined || value === "" ? {} : ({ [key]: value } as Record<K, V>);
 }
 
 /** `on`/`off` (also true/false, 1/0); anything else is kept for the schema to refuse. */
@@ -107,10 +108,6 @@ function onOff(value: string | undefined): boolean | string | undefined {
   if (["on", "true", "1"].includes(v)) return true;
   if (["off", "false", "0"].includes(v)) return false;
   return value;
-}
-
-function optionalNumber<K extends string>(key: K, value: number | string | undefined): Partial<Record<K, number | string>> {
-  return value === undefined ? {} : ({ [key]: value } as Record<K, number | string>);
 }
 
 function numberOrRaw(value: string | undefined): number | string | undefined {
