@@ -208,7 +208,7 @@ describe("a timestamp holding more than 5,000 matching articles", () => {
       ...tieGroup(rows, OLDER, "20240105114500", "O"),
     ]);
     server = await startTestServer({ files: [file] });
-  });
+  }, 240_000);
   afterAll(async () => {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
@@ -240,4 +240,26 @@ describe("a timestamp holding more than 5,000 matching articles", () => {
     expect(deep.results).toHaveLength(80);
     expect(deep.coverage).toBe("complete");
   });
+
+  it.each(["/search", "/top-headlines"])(
+    "%s: when nothing older is in the window, the last page says range_too_wide (the skipped tail is never hidden)",
+    async (path) => {
+      // The window holds the oversized timestamp only; pages of 100 end exactly on its 5,000th article.
+      const pages = await allPages(server, `${path}?from=20240105120000&limit=100`);
+      const results = pages.flatMap((p) => p.results);
+      expect(results).toHaveLength(5_000);
+      expect(pages[0]?.total).toBe(GROUP);
+      const last = pages[pages.length - 1];
+      expect(last?.has_more).toBe(false);
+      expect(last?.partial).toBe(true);
+      expect(last?.coverage).toBe("range_too_wide");
+      // Only that page says so.
+      expect(pages.filter((p) => p.coverage !== "complete")).toHaveLength(1);
+      // A page size that does not divide 5,000 flags the page holding the 5,000th article, as before.
+      const odd = await allPages(server, `${path}?from=20240105120000&limit=96`);
+      expect(odd.flatMap((p) => p.results)).toHaveLength(5_000);
+      expect(odd.filter((p) => p.coverage === "range_too_wide")).toEqual([odd[odd.length - 1]]);
+    },
+    120_000,
+  );
 });

@@ -10,6 +10,8 @@ import type { Keyset } from "./match-conditions.js";
 // articles per timestamp: a timestamp serves its first 5,000 articles (by id,
 // descending); the rest of it is skipped, the page goes on with older
 // articles, and the page where the skip happens is marked (`tieGroupCut`).
+// A skip right after a full page belongs to the next page, or, when no page
+// follows, to this one: the last page of a browse never hides a skipped tail.
 
 export type Candidate = PartitionHit & { month: string; features?: RankFeatures };
 
@@ -27,6 +29,7 @@ export async function cursorPage(
   let stamp = after?.published_at;
   let served = after?.served ?? 0;
   let tieGroupCut = false;
+  let skippedAfterPage = false;
   const resumedInTieGroup = after !== null && first[0]?.published_at === after.published_at;
   let batch = first;
   for (;;) {
@@ -39,6 +42,7 @@ export async function cursorPage(
       if (served >= TIE_GROUP_LIMIT) {
         // Only a skip among the articles this page returns makes this page partial.
         if (page.length < limit) tieGroupCut = true;
+        else skippedAfterPage = true;
         skipBefore = stamp;
         break;
       }
@@ -52,6 +56,7 @@ export async function cursorPage(
   const results = page.slice(0, limit);
   const last = results[results.length - 1];
   const next = page.length > limit && last ? { published_at: last.published_at, id: last.id, served: last.served } : null;
+  if (skippedAfterPage && next === null) tieGroupCut = true;
   return {
     page: results.map(({ served: _served, ...candidate }) => candidate),
     outcome: { next, tieGroupCut, resumedInTieGroup },
