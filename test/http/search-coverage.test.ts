@@ -72,27 +72,43 @@ async function damage(month: string, how: "corrupt" | "missing"): Promise<void> 
   else writeFileSync(path, Buffer.alloc(statSync(path).size, 0x5a));
 }
 
+/** What the test key's tenant has used this month. */
+async function used(): Promise<number> {
+  return Number((await server.get("/account")).headers.get("x-credits-used"));
+}
+
 function get(path: string): Promise<Body> {
   return getOk<Body>(server, path);
 }
 
 describe("a monthly index that cannot be read", () => {
-  it.each(["corrupt", "missing"] as const)("an older one %s: partial, timed_out, the rest answered", async (how) => {
-    await damage("202002", how);
-    const browse = await get("/search?limit=100&facets=language");
-    expect(browse.partial).toBe(true);
-    expect(browse.coverage).toBe("timed_out");
-    expect(browse.total).toBe(server.ingest.inserted - (perMonth.get("202002") ?? 0));
-    expect(browse.results.some((h) => h.id.startsWith("202002"))).toBe(false);
-    const counted = browse.facets?.language?.values.reduce((s, v) => s + v.count, 0);
-    expect(counted).toBe(browse.total);
+  it.each(["corrupt", "missing"] as const)(
+    "an older one %s: partial, range_too_wide (never timed_out), the rest answered",
+    async (how) => {
+      await damage("202002", how);
+      const browse = await get("/search?limit=100&facets=language");
+      expect(browse.partial).toBe(true);
+      // Retrying meets the same index; narrowing the range past it is what helps.
+      expect(browse.coverage).toBe("range_too_wide");
+      expect(browse.total).toBe(server.ingest.inserted - (perMonth.get("202002") ?? 0));
+      expect(browse.results.some((h) => h.id.startsWith("202002"))).toBe(false);
+      const counted = browse.facets?.language?.values.reduce((s, v) => s + v.count, 0);
+      expect(counted).toBe(browse.total);
 
-    const keyword = await get("/search?q=coronavirus");
-    expect(keyword.partial).toBe(true);
-    expect(keyword.coverage).toBe("timed_out");
-    const headlines = await get("/top-headlines?cursor=start");
-    expect(headlines.partial).toBe(true);
-  });
+      const keyword = await get("/search?q=coronavirus");
+      expect(keyword.partial).toBe(true);
+      expect(keyword.coverage).toBe("range_too_wide");
+      const headlines = await get("/top-headlines?cursor=start");
+      expect(headlines.partial).toBe(true);
+      expect(headlines.coverage).toBe("range_too_wide");
+      // Every answer the partition walker reports on says the same.
+      for (const path of ["/stories?q=coronavirus", "/aggregate?interval=all&from=2015-01-01", "/entities?q=trump&type=person"]) {
+        const body = await get(path);
+        expect(body.partial, path).toBe(true);
+        expect(body.coverage, path).toBe("range_too_wide");
+      }
+    },
+  );
 
   it("the newest one damaged: partial, recent_unavailable", async () => {
     await damage("202307", "corrupt");
@@ -138,6 +154,38 @@ describe("a monthly index that cannot be read", () => {
     expect(body.detail).toContain("not evidence");
     expect(response.headers.get("x-credits-charged")).toBe("0");
   });
+
+  it.each(["missing", "corrupt"] as const)(
+    "the only monthly index of the window %s: 503 upstream_unavailable, charged nothing, on every query kind",
+    async (how) => {
+      // Later indexes are read too (an article can be collected long after it was published) and answer
+      // nothing for February 2015: their empty answer is not the window's answer.
+      await damage("201502", how);
+      const usedBefore = await used();
+      for (const path of [
+        "/search?from=2015-02-01&to=2015-02-28",
+        "/search?q=police&from=2015-02-01&to=2015-02-28",
+        "/top-headlines?from=2015-02-01&to=2015-02-28&cursor=start",
+        "/stories?from=2015-02-01&to=2015-02-28",
+        "/aggregate?interval=day&from=2015-02-01&to=2015-02-28",
+        "/entities?q=obama&type=person&from=2015-02-01&to=2015-02-28",
+        "/graph/related?entity_id=person:barack%20obama&from=2015-02-01&to=2015-02-28&evidence=0",
+      ]) {
+        const response = await server.get(path);
+        expect(response.status, path).toBe(503);
+        const body = await json<{ code: string; detail: string }>(response);
+        expect(body.code, path).toBe("upstream_unavailable");
+        expect(body.detail, path).toContain("2015-02");
+        expect(body.detail, path).toContain("not evidence");
+        expect(response.headers.get("x-credits-charged"), path).toBe("0");
+      }
+      expect(await used()).toBe(usedBefore);
+      // A window that also holds a readable month of its own is a partial 200.
+      const wider = await get("/search?from=2015-02-01&to=2016-01-31");
+      expect(wider.partial).toBe(true);
+      expect(wider.coverage).toBe("range_too_wide");
+    },
+  );
 
   it("a missing index makes /doc answer 503, never 404", async () => {
     await damage("201601", "missing");

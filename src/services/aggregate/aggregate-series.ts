@@ -3,8 +3,8 @@ import { ATTRIBUTION } from "../../domain/attribution.js";
 import type { SignalName } from "../../domain/vocabularies/signals-v1.js";
 import type { AggregateQuery, AggregateRow, IndexBackend } from "../../ports/index-backend.js";
 import type { AggregateBucket, AggregateResponse } from "../../schemas/aggregate-responses.js";
-import { completeness } from "../search/coverage.js";
-import { assertSomethingRead, QUERY_BUDGET_MS } from "../search/search-articles.js";
+import { assertSomethingRead, completeness } from "../search/coverage.js";
+import { QUERY_BUDGET_MS } from "../search/search-articles.js";
 import type { AggregateRequest } from "./aggregate-request.js";
 import { reportedMean } from "./signal-metrics.js";
 
@@ -27,7 +27,7 @@ export async function aggregateSeries(index: IndexBackend, request: AggregateReq
   if (signals.length > 0) query.signals = { names: signals, percentile: request.percentile };
   if (request.keywords) query.keywords = request.keywords;
   const result = empty ? { rows: [], partitionsRead: [], partitionsFailed: [] } : await index.aggregate(query);
-  assertSomethingRead(result);
+  assertSomethingRead(result, to);
 
   const distinct = request.metrics.stories || request.metrics.outlets;
   const byStart = new Map(result.rows.map((row) => [row.bucket, row]));

@@ -13,9 +13,9 @@ import type { Plan } from "../../domain/plans.js";
 import type { EntitySpelling, EntitySpellings, IndexBackend, PartitionFailure } from "../../ports/index-backend.js";
 import type { EntitiesResponse, EntityGroup } from "../../schemas/entity-responses.js";
 import { ApiError } from "../../shared/api-error.js";
-import { completeness } from "../search/coverage.js";
+import { assertSomethingRead, completeness } from "../search/coverage.js";
 import { applyPlanWindow } from "../search/plan-window.js";
-import { assertSomethingRead, QUERY_BUDGET_MS } from "../search/search-articles.js";
+import { QUERY_BUDGET_MS } from "../search/search-articles.js";
 
 // GET /entities (spec rules 1-5): a name to its entity groups within a window.
 //
@@ -88,7 +88,7 @@ export async function resolveEntity(
   }
   const read = [...new Set(lookups.flatMap((l) => l.partitionsRead))];
   const failed: PartitionFailure[] = lookups.flatMap((l) => l.partitionsFailed);
-  assertSomethingRead({ partitionsRead: read, partitionsFailed: failed });
+  assertSomethingRead({ partitionsRead: read, partitionsFailed: failed }, window.to);
 
   const groups = groupByKey(
     lookups.flatMap((l) => l.spellings),

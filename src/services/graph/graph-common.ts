@@ -333,7 +333,7 @@ export function mentions(article: ArticleDetail, ref: Pick<EntityRef, "type" | "
 }
 
 export function graphEnvelope(scope: GraphScope, indexed: string | null): GraphEnvelope {
-  const { partial, coverage } = scope.ledger.completeness();
+  const { partial, coverage } = scope.ledger.completeness(scope.window.to);
   return {
     note: ASSOCIATION_NOTE,
     indexed_through: indexed,

@@ -125,7 +125,7 @@ function withCompletenessOf<T extends { partial: boolean; coverage: GraphEnvelop
   envelope: T,
   compared: GraphScope,
 ): T {
-  const other = compared.ledger.completeness();
+  const other = compared.ledger.completeness(compared.window.to);
   if (envelope.partial || !other.partial) return envelope;
   return { ...envelope, partial: true, coverage: other.coverage };
 }

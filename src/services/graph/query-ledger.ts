@@ -1,7 +1,6 @@
 import { GRAPH_QUERY_CAP } from "../../domain/pricing.js";
 import type { PartitionFailure } from "../../ports/index-backend.js";
-import { completeness, type Completeness } from "../search/coverage.js";
-import { assertSomethingRead } from "../search/search-articles.js";
+import { assertSomethingRead, completeness, type Completeness } from "../search/coverage.js";
 
 // What a graph call issued (spec 02, "Graph credits"): one credit per index
 // query. Every IndexBackend call asks each monthly index in the window at most
@@ -47,10 +46,10 @@ export class QueryLedger {
     this.failed.push(...outcome.partitionsFailed);
   }
 
-  /** `partial` and `coverage` over every query; 503 when no monthly index could be read at all. */
-  completeness(): Completeness {
+  /** `partial` and `coverage` over every query; 503 when the window's own monthly indexes (to `to`) could not be read. */
+  completeness(to?: string): Completeness {
     const read = [...this.read];
-    assertSomethingRead({ partitionsRead: read, partitionsFailed: this.failed });
+    assertSomethingRead({ partitionsRead: read, partitionsFailed: this.failed }, to);
     return completeness(this.failed, read);
   }
 }

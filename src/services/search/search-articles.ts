@@ -6,10 +6,9 @@ import { matchedLocations, type GeoArea, type MatchedLocation } from "../../doma
 import type { FilterField } from "../../domain/filter-fields.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleQuery } from "../../domain/search-query.js";
-import type { IndexBackend, SearchHit, SearchResult } from "../../ports/index-backend.js";
+import type { IndexBackend, SearchHit } from "../../ports/index-backend.js";
 import type { SearchResponse } from "../../schemas/responses.js";
-import { ApiError } from "../../shared/api-error.js";
-import { completeness, mergeFailures } from "./coverage.js";
+import { assertSomethingRead, completeness, mergeFailures } from "./coverage.js";
 import { cursorPageCredits } from "./cursor-credits.js";
 import { applyPlanWindow } from "./plan-window.js";
 import { withSignalThreshold } from "./signal-percentile.js";
@@ -50,7 +49,7 @@ export async function searchArticles(
   const pass = request.percentile ? await withSignalThreshold(index, query, request.percentile) : undefined;
   if (pass) query = pass.query;
   const result = await index.search(query);
-  assertSomethingRead(result);
+  assertSomethingRead(result, window.to);
 
   const failed = mergeFailures(result.partitionsFailed, pass?.failed ?? []);
   const { partial, coverage } = completeness(failed, result.partitionsRead);
@@ -91,17 +90,6 @@ export async function searchArticles(
     });
   }
   return outcome;
-}
-
-/** No monthly index could be read at all: that is not an empty answer (spec section 7, 503). */
-export function assertSomethingRead(result: Pick<SearchResult, "partitionsRead" | "partitionsFailed">): void {
-  const unreadable = result.partitionsFailed.filter((f) => f.kind === "unreadable");
-  if (result.partitionsRead.length === 0 && unreadable.length > 0) {
-    throw new ApiError(
-      "upstream_unavailable",
-      `None of the ${unreadable.length} monthly indexes in range could be read. This is not evidence that no article matches: retry with backoff, or narrow 'from'/'to'.`,
-    );
-  }
 }
 
 function present(hit: SearchHit, view: "full" | "compact", area: GeoArea | undefined): SearchResponse["results"][number] {

@@ -8,10 +8,10 @@ import type { Embedder } from "../../ports/embedder.js";
 import type { IndexBackend, PartitionFailure } from "../../ports/index-backend.js";
 import type { SearchResponse } from "../../schemas/responses.js";
 import { candidateFacets } from "./candidate-facets.js";
-import { completeness, type Completeness } from "./coverage.js";
+import { assertSomethingRead, completeness, type Completeness } from "./coverage.js";
 import { rankByMeaning, type MeaningRanking } from "./meaning-ranking.js";
 import { applyPlanWindow } from "./plan-window.js";
-import { assertSomethingRead, QUERY_BUDGET_MS, type SearchOutcome } from "./search-articles.js";
+import { QUERY_BUDGET_MS, type SearchOutcome } from "./search-articles.js";
 import type { ArticleSearchRequest } from "./search-request.js";
 import { withSignalThreshold } from "./signal-percentile.js";
 
@@ -45,7 +45,7 @@ export async function searchByMeaning(
     filters,
     budgetMs,
   });
-  assertSomethingRead(ranking);
+  assertSomethingRead(ranking, window.to);
   addFailures(ranking.partitionsFailed, pass?.failed ?? []);
   const checked = request.check ? await checkRanking(index, ranking, request.check) : undefined;
   if (checked) ranking = checked.ranking;

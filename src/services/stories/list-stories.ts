@@ -9,11 +9,11 @@ import type { PercentileRequest } from "../search/signal-filters.js";
 import { byRecency, bySize, type RankedStory, type SizeOrder } from "../../domain/stories/story-order.js";
 import type { StoryIndex, StoryMatch, StoryMatches, StoryQuery } from "../../ports/story-index.js";
 import type { StoriesResponse, StoryItem } from "../../schemas/responses.js";
-import { mergeFailures } from "../search/coverage.js";
+import { assertSomethingRead, mergeFailures } from "../search/coverage.js";
 import { rankByMeaning, type MeaningRanking } from "../search/meaning-ranking.js";
 import { checkRanking, meaningCompleteness } from "../search/search-by-meaning.js";
 import { applyPlanWindow } from "../search/plan-window.js";
-import { assertSomethingRead, QUERY_BUDGET_MS } from "../search/search-articles.js";
+import { QUERY_BUDGET_MS } from "../search/search-articles.js";
 import { STORY_SOURCES_CAP } from "./get-story.js";
 
 // GET /stories: the search collapsed into stories. `q`, the filters and the
@@ -100,7 +100,7 @@ export async function listStories(
         ? await index.largestStories(query, order, request.offset + request.limit, reach)
         : await index.matchStories(query);
   }
-  assertSomethingRead(matches);
+  assertSomethingRead(matches, window.to);
   const read = [...matches.partitionsRead];
   const failed: PartitionFailure[] = mergeFailures(matches.partitionsFailed, pass?.failed ?? []);
   const ranked: readonly RankedStory[] =
