@@ -13,10 +13,13 @@ export const getArticleOperation = defineOperation({
   pathParams: ["id"],
   summary: "Get one article's full metadata",
   description:
-    "Article detail: every search field plus tone details, quotes, amounts, location details, mentioned dates, names, links and images. 404 `not_found` when the id does not exist (safe to cache). 1 credit.",
+    "Article detail: every search field plus tone details, quotes, amounts, location details, mentioned dates, names, links and images. 404 `not_found` when the id does not exist (safe to cache); 400 `invalid_parameter` on `id` when the article is older than the plan reaches (not absence; charged nothing). 1 credit.",
   params: Type.Object({ id: Params.article_id }),
   response: ArticleDetailResponseSchema,
-  plan(params, _caller, deps) {
-    return { price: priceOf({ operation: "doc" }), execute: () => getArticle(deps.index, params.id) };
+  plan(params, caller, deps) {
+    return {
+      price: priceOf({ operation: "doc" }),
+      execute: () => getArticle(deps.index, params.id, caller.plan, deps.clock.now()),
+    };
   },
 });

@@ -13,7 +13,7 @@ export const similarOperation = defineOperation({
   pathParams: ["id"],
   summary: "Articles like one article",
   description:
-    "More-like-this over the semantic index: the articles nearest the seed's meaning, one per story (deduplicated across outlets), excluding the seed and its own story, best first (`mode: similar`, `total_relation: approximate`). `total` counts the related stories found; raise `limit` to see more. 404 `not_found` for an unknown seed; 503 `upstream_unavailable` when the seed's monthly index cannot be read. 2 credits.",
+    "More-like-this over the semantic index: the articles nearest the seed's meaning, one per story (deduplicated across outlets), excluding the seed and its own story, best first (`mode: similar`, `total_relation: approximate`). `total` counts the related stories found; raise `limit` to see more. 404 `not_found` for an unknown seed; 503 `upstream_unavailable` when the seed's monthly index cannot be read; 400 `invalid_parameter` on `id` when the seed is older than the plan reaches (not absence; charged nothing). 2 credits.",
   params: Type.Object({
     id: Params.article_id,
     limit: Type.Optional(Params.limit),

@@ -188,7 +188,8 @@ describe("a long value in a refusal", () => {
 
 describe("a story older than the plan reaches", () => {
   it("is not a cacheable 404 while its articles are readable", async () => {
-    expect((await server.get(`/doc/${member}`, freeKey)).status).toBe(200);
+    // Its articles are beyond the plan's reach too: the same refusal on /doc (test/http/plan-reach.test.ts).
+    await expectError(await server.get(`/doc/${member}`, freeKey), 400, "invalid_parameter");
     const response = await server.get(`/stories/${story}`, freeKey);
     const body = await expectError(response, 400, "invalid_parameter");
     expect(body.detail).toContain("plan");

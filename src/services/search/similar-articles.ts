@@ -16,7 +16,7 @@ import { QUERY_BUDGET_MS } from "./search-articles.js";
 // seed and every article of the seed's own story. A seed not embedded yet is
 // embedded on the spot from its document, so a fresh article has neighbours
 // at once. 404 for an unknown seed; 503 when the seed's monthly index cannot
-// be read (never an empty list). `total` counts the stories found among the
+// be read (never an empty list); 400 for a seed older than the plan reaches. `total` counts the stories found among the
 // SIMILAR_DEPTH nearest articles (approximate); `has_more` says more of them
 // exist than `limit` showed (raise `limit` to see them).
 
@@ -35,7 +35,7 @@ export async function similarArticles(
   plan: Plan,
   nowMs: number,
 ): Promise<SearchResponse> {
-  const seed = await seedOf(index, embedder, request.id);
+  const seed = await seedOf(index, embedder, request.id, plan, nowMs);
   const window = applyPlanWindow(plan, undefined, undefined, nowMs);
   const ownStory = seed.story_id ?? request.id;
   let neighbours: NearestArticle[] = [];
@@ -92,12 +92,19 @@ export async function similarArticles(
   };
 }
 
-/** The seed's vector and story: stored, or embedded now from its document; null when it has no text to embed. */
+/**
+ * The seed's vector and story: stored, or embedded now from its document; null when it has no text to embed. The
+ * seed is read first, so an unknown id is 404, an unreadable index 503 and a seed older than the plan reaches 400,
+ * as on /doc: its meaning is not used where the article itself would not be served.
+ */
 async function seedOf(
   index: IndexBackend,
   embedder: Embedder,
   id: string,
+  plan: Plan,
+  nowMs: number,
 ): Promise<{ vector: Float32Array | null; story_id: string | null }> {
+  const article = await getArticle(index, id, plan, nowMs);
   const stored = await index.vectorOf(id, embedder.model);
   switch (stored.status) {
     case "found":
@@ -110,7 +117,6 @@ async function seedOf(
         `The index holding the seed ${id} could not be read. This is not an empty answer; retry with backoff.`,
       );
     case "unembedded": {
-      const article = await getArticle(index, id);
       const text = embeddingText(article);
       const [vector] = text === "" ? [] : await embedder.embed([text], "passage");
       return { vector: vector ?? null, story_id: article.story_id };

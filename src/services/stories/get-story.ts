@@ -6,7 +6,7 @@ import type { StoryIndex } from "../../ports/story-index.js";
 import type { StoryDetail, ValueCount } from "../../schemas/responses.js";
 import { ApiError } from "../../shared/api-error.js";
 import { completeness } from "../search/coverage.js";
-import { applyPlanWindow } from "../search/plan-window.js";
+import { applyPlanWindow, beyondPlanReach } from "../search/plan-window.js";
 
 // GET /stories/{id}: one story expanded. Counts (`count`, `outlets`,
 // `sources`, `first_reported`, the representative) cover every member in the
@@ -42,7 +42,7 @@ export async function getStory(index: StoryIndex, request: StoryRequest, plan: P
         `A monthly index that could hold story ${request.id} could not be read. This is not evidence that the story is absent; retry with backoff.`,
       );
     }
-    throw await absentOrOutside(index, request, window.from !== request.from);
+    throw await absentOrOutside(index, request, window.from !== request.from, plan, nowMs);
   }
   const { listed, representative, first_reported: earliest } = story;
   const listedTimes = listed.map((a) => a.published_at ?? "");
@@ -100,9 +100,17 @@ function top(values: ReadonlyArray<string | null>): ValueCount[] {
  * 404 is a cacheable statement that the story does not exist (spec: "every
  * partition that could hold the story says it is absent"). A story that
  * exists but has no article in the window (the plan's reach, or `from`/`to`)
- * is not absent: that is 400 `invalid_parameter`, never cached, never charged.
+ * is not absent: that is 400 `invalid_parameter`, never cached, never charged;
+ * beyond the plan's reach it is the answer every id endpoint gives
+ * (plan-window.ts `beyondPlanReach`), whatever `from` was given.
  */
-async function absentOrOutside(index: StoryIndex, request: StoryRequest, planNarrowed: boolean): Promise<ApiError> {
+async function absentOrOutside(
+  index: StoryIndex,
+  request: StoryRequest,
+  planNarrowed: boolean,
+  plan: Plan,
+  nowMs: number,
+): Promise<ApiError> {
   const exists = (window: { from?: string | undefined; to?: string | undefined }) =>
     index.storyOverview(request.id, window, { limit: 1, sources: 1 });
   const anywhere = await exists({});
@@ -116,10 +124,10 @@ async function absentOrOutside(index: StoryIndex, request: StoryRequest, planNar
     return new ApiError("not_found", `No story has the id ${request.id}.`);
   }
   const hiddenByPlan = planNarrowed && (await exists({ from: request.from, to: request.to })).story !== undefined;
-  const why = hiddenByPlan
-    ? "its articles are older than your plan reaches (history_days in /account); a plan with a deeper archive can read it"
-    : "none of its articles falls between 'from' and 'to'; widen the window or leave it out";
-  return new ApiError("invalid_parameter", `Story ${request.id} exists, but ${why}. This is not a statement that it is absent.`, {
-    parameter: hiddenByPlan ? "id" : "from",
-  });
+  if (hiddenByPlan) return beyondPlanReach(`Story ${request.id}`, plan, nowMs);
+  return new ApiError(
+    "invalid_parameter",
+    `Story ${request.id} exists, but none of its articles falls between 'from' and 'to'; widen the window or leave it out. This is not a statement that it is absent.`,
+    { parameter: "from" },
+  );
 }
