@@ -75,7 +75,7 @@ export async function searchArticles(
     ...(pass ? { signal_threshold: pass.threshold } : {}),
     history_days: window.history_days,
     from_clamped: window.from_clamped,
-    // A failed index outranks a cut tie group: retrying may help the former, never the latter.
+    // A failed index's coverage outranks a cut tie group's: it says what helps (a retry, or narrowing past it).
     partial: partial || cut,
     coverage: coverage === "complete" && cut ? "range_too_wide" : coverage,
     attribution: ATTRIBUTION,
