@@ -16,9 +16,10 @@ import { QUERY_BUDGET_MS } from "./search-articles.js";
 // seed and every article of the seed's own story. A seed not embedded yet is
 // embedded on the spot from its document, so a fresh article has neighbours
 // at once. 404 for an unknown seed; 503 when the seed's monthly index cannot
-// be read (never an empty list); 400 for a seed older than the plan reaches. `total` counts the stories found among the
-// SIMILAR_DEPTH nearest articles (approximate); `has_more` says more of them
-// exist than `limit` showed (raise `limit` to see them).
+// be read (never an empty list); 400 for a seed older than the plan reaches.
+// `total` counts the stories found among the SIMILAR_DEPTH nearest articles
+// (approximate); `has_more` says more of them exist than `limit` showed
+// (raise `limit` to see them).
 
 export const SIMILAR_DEPTH = 500;
 
