@@ -90,14 +90,15 @@ const INTEGER_TEXT = /^-?\d{1,16}$/;
 /** Decimal notation: no exponent, no hex, no blank. */
 const NUMBER_TEXT = /^-?\d{1,16}(\.\d{1,16})?$/;
 
-/** Query strings carry text; numbers and booleans are read from it strictly; enum values match whatever their case. */
+/** Query strings carry text; numbers are read from it strictly; enum values and booleans match whatever their case. */
 function fromQueryText(schema: TSchema, given: unknown): unknown {
   if (typeof given !== "string") return given;
   const literal = matchingEnumValue(schema, given);
   if (literal !== undefined) return literal;
   if (schema.type === "integer") return INTEGER_TEXT.test(given) ? Number(given) : given;
   if (schema.type === "number") return NUMBER_TEXT.test(given) ? Number(given) : given;
-  if (schema.type === "boolean") return given === "true" ? true : given === "false" ? false : given;
+  // Booleans, like enum values, whatever their case: `estimate=TRUE` as `view=COMPACT`.
+  if (schema.type === "boolean") return given.toLowerCase() === "true" ? true : given.toLowerCase() === "false" ? false : given;
   return given;
 }
 
