@@ -18,6 +18,8 @@ export interface CallInput {
   form: ParamsForm;
   /** The parsed JSON body (or MCP arguments naming body fields); undefined when none was sent. */
   body?: unknown;
+  /** The endpoints served beside this one: an unknown parameter's hint names those taking it. */
+  served?: readonly Operation[];
 }
 
 export type CallOutcome =
@@ -34,8 +36,8 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
   let planned: PlannedCall;
   let hold: Hold | undefined;
   try {
-    const params = validateParams(operation, input.params, input.form);
-    planned = operation.plan({ ...params, ...validateBody(operation, input.body) }, caller, deps);
+    const params = validateParams(operation, input.params, input.form, input.served);
+    planned = operation.plan({ ...params, ...validateBody(operation, input.body, input.served) }, caller, deps);
     const maxCredits = params.max_credits as number | undefined;
     const overBudget = maxCredits !== undefined && planned.price.max > maxCredits;
     // A preview answers with what the call would meet; `max_credits` refuses only a call that would run.
