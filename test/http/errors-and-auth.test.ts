@@ -83,7 +83,9 @@ describe("parameter validation", () => {
     const cursor = await expectError(await server.get("/stories?cursor=start"), 400, "unknown_parameter");
     expect(cursor.detail).toContain("It is taken by /search (search_news) and /top-headlines (top_headlines).");
     const facets = await expectError(await server.get("/stories?facets=source"), 400, "unknown_parameter");
-    expect(facets.detail).toContain("It is taken by /search (search_news) and /top-headlines (top_headlines).");
+    expect(facets.detail).toContain(
+      "It is taken by /search (search_news), /top-headlines (top_headlines) and /graph/exposures (shared_exposures).",
+    );
     const q = await expectError(await server.get("/top-headlines?q=biden"), 400, "unknown_parameter");
     expect(q.detail).toContain("/search (search_news)");
     expect(q.detail).toContain("/stories (list_stories)");
