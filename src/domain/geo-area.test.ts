@@ -1,17 +1,54 @@
 import ngeohash from "ngeohash";
 import { describe, expect, it } from "vitest";
-import { boundingBox, geohashCells, inArea, matchedLocations, MAX_GEOHASH_CELLS } from "./geo-area.js";
+import { boundingBox, cellCount, geohashCover, inArea, matchedLocations, MAX_GEOHASH_CELLS, type LatLonBox } from "./geo-area.js";
 import { candidateCharge, priceOf } from "./pricing.js";
 
 describe("geographic areas", () => {
-  it("counts a box's geohash cells, both sides of the antimeridian together", () => {
-    const row = (east: number) => geohashCells({ south: 0.01, west: 0.01, north: 0.1, east }).length;
-    expect(row(255 * 0.3515625 + 0.3)).toBe(MAX_GEOHASH_CELLS);
-    expect(row(0.01 + 256 * 0.3515625)).toBe(MAX_GEOHASH_CELLS + 1);
-    const across = geohashCells({ south: -19, west: 178, north: -17, east: -179 });
-    expect(across).toContain(ngeohash.encode(-18, 178.5, 4));
-    expect(across).toContain(ngeohash.encode(-18, -179.5, 4));
-    expect(across.length).toBeLessThan(MAX_GEOHASH_CELLS);
+  it("counts a box's geohash cells as ngeohash lays them out, both sides of the antimeridian together", () => {
+    const listed = (box: LatLonBox, precision: number) => {
+      const parts =
+        box.west > box.east
+          ? [
+              { ...box, east: 180 },
+              { ...box, west: -180 },
+            ]
+          : [box];
+      return new Set(parts.flatMap((p) => ngeohash.bboxes(p.south, p.west, p.north, p.east, precision))).size;
+    };
+    const boxes: LatLonBox[] = [
+      { south: 0.01, west: 0.01, north: 0.1, east: 0.01 + 256 * 0.3515625 },
+      { south: -19, west: 178, north: -17, east: -179 },
+      { south: 42, west: -5, north: 51, east: 8 },
+      { south: -90, west: -180, north: 90, east: 180 },
+      { south: 0, west: 0, north: 0, east: 0 },
+    ];
+    // A deterministic spread of boxes, some across the antimeridian.
+    for (let i = 0; i < 40; i++) {
+      const south = ((i * 37) % 170) - 85;
+      const west = ((i * 71) % 360) - 180;
+      boxes.push({
+        south,
+        west,
+        north: Math.min(90, south + ((i * 13) % 9) + 0.3),
+        east: ((west + 180 + ((i * 29) % 40) + 0.7) % 360) - 180,
+      });
+    }
+    for (const box of boxes) for (const precision of [1, 2, 3]) expect(cellCount(box, precision)).toBe(listed(box, precision));
+    expect(cellCount(boxes[0] as LatLonBox, 4)).toBe(listed(boxes[0] as LatLonBox, 4));
+  });
+
+  it("picks the finest precision whose cover needs at most 256 cells, so every area fits", () => {
+    const bbox = (south: number, west: number, north: number, east: number) =>
+      geohashCover({ kind: "bbox", south, west, north, east });
+    // France: precision 4 would take about 1,900 cells.
+    expect(cellCount({ south: 42, west: -5, north: 51, east: 8 }, 4)).toBeGreaterThan(MAX_GEOHASH_CELLS);
+    expect(bbox(42, -5, 51, 8).precision).toBe(3);
+    expect(bbox(-50, 170, -30, -170).cells).toBeLessThanOrEqual(MAX_GEOHASH_CELLS);
+    expect(bbox(-90, -180, 90, 180)).toEqual({ precision: 1, cells: 32 });
+    expect(bbox(48.85, 2.35, 48.8501, 2.3501).precision).toBe(9);
+    const wide = geohashCover({ kind: "near", latitude: 60, longitude: 179, radius_km: 2000 });
+    expect(wide.cells).toBeLessThanOrEqual(MAX_GEOHASH_CELLS);
+    expect(wide.cells).toBeGreaterThan(0);
   });
 
   it("matches points inside a box crossing the antimeridian, and within a radius", () => {

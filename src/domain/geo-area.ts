@@ -1,11 +1,11 @@
 import { getBoundsOfDistance, getDistance } from "geolib";
-import ngeohash from "ngeohash";
 import type { LocationDetail } from "./article.js";
 
 // The areas of the geographic filters (spec section 4: `near` + `radius_km`,
 // `bbox`), matched against the coordinates of the cities an article mentions
 // (rule 5). Geodesy is geolib's (great-circle distance on its Earth radius,
-// the bounding box of a circle); geohash cells are ngeohash's.
+// the bounding box of a circle); geohash cells are counted as ngeohash lays
+// them out.
 
 /** A latitude/longitude box; `west` greater than `east` crosses the antimeridian. */
 export interface LatLonBox {
@@ -17,23 +17,49 @@ export interface LatLonBox {
 
 export type GeoArea = { kind: "near"; latitude: number; longitude: number; radius_km: number } | ({ kind: "bbox" } & LatLonBox);
 
-/** Geohash precision the `bbox` cell count is taken at: cells of 0.17578125° latitude by 0.3515625° longitude (about 20 km by 39 km at the equator). */
-export const GEOHASH_PRECISION = 4;
-/** An area needing more cells than this is refused (spec section 8). */
+/** An area is covered by at most this many geohash cells (spec section 8). */
 export const MAX_GEOHASH_CELLS = 256;
+/** The finest precision tried: cells of about 4.8 by 4.8 m. */
+const FINEST_PRECISION = 9;
 
-/** The geohash cells (at GEOHASH_PRECISION) covering a box; a box crossing the antimeridian is covered in two parts. */
-export function geohashCells(box: LatLonBox): string[] {
-  const parts: LatLonBox[] =
-    box.west > box.east
-      ? [
-          { ...box, east: 180 },
-          { ...box, west: -180 },
-        ]
-      : [box];
-  const cells = new Set<string>();
-  for (const p of parts) for (const cell of ngeohash.bboxes(p.south, p.west, p.north, p.east, GEOHASH_PRECISION)) cells.add(cell);
-  return [...cells];
+/** The geohash cells covering an area, at the precision picked for it. */
+export interface GeohashCover {
+  precision: number;
+  cells: number;
+}
+
+/**
+ * The cover of an area's bounding box at the finest geohash precision whose
+ * cells number at most MAX_GEOHASH_CELLS: the precision follows the area's
+ * size, so a city block and a continent both fit (precision 1's 32 cells
+ * cover the globe). Counted, not listed: a wide box never builds its cells.
+ */
+export function geohashCover(area: GeoArea): GeohashCover {
+  const box = boundingBox(area);
+  let cover: GeohashCover = { precision: 1, cells: cellCount(box, 1) };
+  for (let precision = 2; precision <= FINEST_PRECISION; precision++) {
+    const cells = cellCount(box, precision);
+    if (cells > MAX_GEOHASH_CELLS) break;
+    cover = { precision, cells };
+  }
+  return cover;
+}
+
+/** Cells of one precision covering a box, as ngeohash.bboxes lists them; a box crossing the antimeridian is counted in two parts. */
+export function cellCount(box: LatLonBox, precision: number): number {
+  const lonCells = 2 ** Math.ceil((5 * precision) / 2);
+  const latCells = 2 ** Math.floor((5 * precision) / 2);
+  const rows = cellIndex(box.north, -90, 180, latCells) - cellIndex(box.south, -90, 180, latCells) + 1;
+  const columns =
+    box.west <= box.east
+      ? cellIndex(box.east, -180, 360, lonCells) - cellIndex(box.west, -180, 360, lonCells) + 1
+      : Math.min(lonCells, lonCells - cellIndex(box.west, -180, 360, lonCells) + cellIndex(box.east, -180, 360, lonCells) + 1);
+  return rows * columns;
+}
+
+/** The cell holding a coordinate; one on a cell edge belongs to the lower cell, as in ngeohash's encoding. */
+function cellIndex(value: number, min: number, span: number, cells: number): number {
+  return Math.min(cells - 1, Math.max(0, Math.ceil(((value - min) / span) * cells) - 1));
 }
 
 /** A box holding the whole area: the box itself, or the bounds of the circle (crossing the antimeridian when it does). */

@@ -69,7 +69,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       app.route({
         method: operation.method,
         url: prefix + fastifyPath(operation.path),
-        handler: (request, reply) => handle(operation, request, reply, deps),
+        handler: (request, reply) => handle(operation, request, reply, deps, operations),
       });
     }
   }
@@ -94,6 +94,7 @@ async function handle(
   request: FastifyRequest,
   reply: FastifyReply,
   deps: OperationDeps,
+  served: readonly Operation[],
 ): Promise<FastifyReply> {
   const query = { ...(request.query as Record<string, unknown>) };
   const pathValues = request.params as Record<string, string>;
@@ -111,7 +112,11 @@ async function handle(
     query[name] = pathValues[name];
   }
   const body = operation.body === undefined ? undefined : request.body;
-  const outcome = await runOperation(operation, { key: presentedKey(request.headers), params: query, form: "query", body }, deps);
+  const outcome = await runOperation(
+    operation,
+    { key: presentedKey(request.headers), params: query, form: "query", body, served },
+    deps,
+  );
   if (!outcome.ok) return sendApiError(reply, outcome.error, outcome.headers);
   // A preview (estimate=true) creates nothing: 200 even where the call itself answers 201.
   const status = outcome.body.estimate === true ? 200 : operation.status;

@@ -36,7 +36,7 @@ export async function callTool(
       { tool: name, suggestion },
     );
   }
-  let outcome = await outcomeOf(operation, args, exchange, context.deps);
+  let outcome = await outcomeOf(operation, args, exchange, context);
   // A message-rate refusal is answered as HTTP 429, not as a call: it is not counted.
   if (outcome.ok || outcome.error.code !== "message_rate_limited") {
     const totals = context.sessions.record(exchange.session, outcome.credits_charged);
@@ -51,7 +51,7 @@ async function outcomeOf(
   operation: Operation,
   args: Record<string, unknown>,
   exchange: McpExchange,
-  deps: OperationDeps,
+  { deps, catalog }: ToolCallContext,
 ): Promise<CallOutcome> {
   let input: ReturnType<typeof toOperationInput>;
   try {
@@ -61,5 +61,5 @@ async function outcomeOf(
     // An MCP-shaped argument was malformed; the spec's order still puts the key and suspension first.
     return refuseRequest(exchange.key, error, deps);
   }
-  return runOperation(operation, { key: exchange.key, form: "json", ...input }, deps);
+  return runOperation(operation, { key: exchange.key, form: "json", ...input, served: catalog.operations }, deps);
 }

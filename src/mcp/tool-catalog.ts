@@ -16,6 +16,8 @@ export interface ToolCatalog {
   /** The operation behind a tool name. */
   operation(tool: string): Operation | undefined;
   names: string[];
+  /** Every operation served, for hints naming the tools that take an argument. */
+  operations: readonly Operation[];
 }
 
 export function buildToolCatalog(operations: readonly Operation[]): ToolCatalog {
@@ -25,7 +27,7 @@ export function buildToolCatalog(operations: readonly Operation[]): ToolCatalog 
     byName.set(operation.tool, operation);
   }
   const tools = operations.map(toolFor);
-  return { tools, operation: (name) => byName.get(name), names: [...byName.keys()] };
+  return { tools, operation: (name) => byName.get(name), names: [...byName.keys()], operations };
 }
 
 function toolFor(operation: Operation): Tool {

@@ -18,6 +18,8 @@ export interface CallInput {
   form: ParamsForm;
   /** The parsed JSON body (or MCP arguments naming body fields); undefined when none was sent. */
   body?: unknown;
+  /** The endpoints served beside this one: an unknown parameter's hint names those taking it. */
+  served?: readonly Operation[];
 }
 
 export type CallOutcome =
@@ -34,10 +36,12 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
   let planned: PlannedCall;
   let hold: Hold | undefined;
   try {
-    const params = validateParams(operation, input.params, input.form);
-    planned = operation.plan({ ...params, ...validateBody(operation, input.body) }, caller, deps);
+    const params = validateParams(operation, input.params, input.form, input.served);
+    planned = operation.plan({ ...params, ...validateBody(operation, input.body, input.served) }, caller, deps);
     const maxCredits = params.max_credits as number | undefined;
-    if (maxCredits !== undefined && planned.price.max > maxCredits) {
+    const overBudget = maxCredits !== undefined && planned.price.max > maxCredits;
+    // A preview answers with what the call would meet; `max_credits` refuses only a call that would run.
+    if (overBudget && params.estimate !== true) {
       throw new ApiError(
         "credit_budget_exceeded",
         `This call can cost up to ${planned.price.max} credits, more than max_credits=${maxCredits}. Nothing ran and nothing was charged.`,
@@ -48,7 +52,12 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
       await deps.credits.admitMessage(caller);
       const body =
         params.estimate === true
-          ? { ...(await deps.credits.preview(caller, operation.name, planned.price)), ...planned.preview }
+          ? {
+              ...(await deps.credits.preview(caller, operation.name, planned.price)),
+              ...planned.preview,
+              // The budget is checked before the month's and the minute's credits (spec section 5, rule 3).
+              ...(overBudget ? { would_run: false, refusal: "credit_budget_exceeded" } : {}),
+            }
           : await planned.execute({ took: () => undefined });
       return { ok: true, body: withCharge(body, 0), credits_charged: 0, headers: await deps.credits.headers(caller) };
     }

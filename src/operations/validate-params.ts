@@ -4,6 +4,7 @@ import { ApiError, type ErrorCode } from "../shared/api-error.js";
 import { closestName } from "../shared/closest-name.js";
 import { quoteName, quoteValue } from "../shared/quote.js";
 import type { Operation } from "./operation.js";
+import { endpointsTaking, inWords } from "./taken-elsewhere.js";
 
 // Checks raw parameters (query-string strings, or MCP JSON values) and a JSON
 // body against an operation's declarations, before any work: unknown names
@@ -13,17 +14,24 @@ import type { Operation } from "./operation.js";
 /** How values arrive: as query-string text (REST), or as typed JSON values (MCP arguments, request bodies). */
 export type ParamsForm = "query" | "json";
 
-export function validateParams(operation: Operation, raw: Record<string, unknown>, form: ParamsForm): Record<string, unknown> {
+/** `served`: the endpoints served beside this one, named in the hint when one of them takes an unknown name. */
+export function validateParams(
+  operation: Operation,
+  raw: Record<string, unknown>,
+  form: ParamsForm,
+  served: readonly Operation[] = [],
+): Record<string, unknown> {
   const where = `${operation.method} ${operation.path}`;
   return validateFields(operation.params, raw, form, {
     none: `${where} takes no parameters`,
     unknown: `${where} does not take the parameter`,
     valid: "Valid parameters",
+    elsewhere: (name) => endpointsTaking(name, operation, served),
   });
 }
 
 /** The body's fields, checked like parameters; an operation without a body takes none. */
-export function validateBody(operation: Operation, body: unknown): Record<string, unknown> {
+export function validateBody(operation: Operation, body: unknown, served: readonly Operation[] = []): Record<string, unknown> {
   const where = `${operation.method} ${operation.path}`;
   if (operation.body === undefined) {
     if (body === undefined) return {};
@@ -35,6 +43,7 @@ export function validateBody(operation: Operation, body: unknown): Record<string
     none: `The body of ${where} takes no fields`,
     unknown: `The body of ${where} does not take the field`,
     valid: "Valid fields",
+    elsewhere: (name) => endpointsTaking(name, operation, served),
   });
 }
 
@@ -42,6 +51,8 @@ interface Wording {
   none: string;
   unknown: string;
   valid: string;
+  /** Other endpoints taking a name this one does not. */
+  elsewhere: (name: string) => string[];
 }
 
 function validateFields(
@@ -56,11 +67,16 @@ function validateFields(
     // Own names only: `constructor`, `toString` or `__proto__` are not parameters because every object inherits them.
     if (!Object.hasOwn(declared, name)) {
       const suggestion = closestName(name, names);
+      const homes = wording.elsewhere(name);
+      // A name another endpoint takes was most likely meant for it: say so before the nearest spelling here.
+      const taken = homes.length > 0 ? ` It is taken by ${inWords(homes)}.` : "";
       throw new ApiError(
         "unknown_parameter",
         names.length === 0
-          ? `${wording.none}; ${quoteName(name)} is not one.`
-          : `${wording.unknown} ${quoteName(name)}. Did you mean '${suggestion}'? ${wording.valid}: ${names.join(", ")}.`,
+          ? `${wording.none}; ${quoteName(name)} is not one.${taken}`
+          : homes.length > 0
+            ? `${wording.unknown} ${quoteName(name)}.${taken} The closest name here is '${suggestion}'. ${wording.valid}: ${names.join(", ")}.`
+            : `${wording.unknown} ${quoteName(name)}. Did you mean '${suggestion}'? ${wording.valid}: ${names.join(", ")}.`,
         { parameter: name.slice(0, 100), suggestion },
       );
     }
@@ -90,14 +106,15 @@ const INTEGER_TEXT = /^-?\d{1,16}$/;
 /** Decimal notation: no exponent, no hex, no blank. */
 const NUMBER_TEXT = /^-?\d{1,16}(\.\d{1,16})?$/;
 
-/** Query strings carry text; numbers and booleans are read from it strictly; enum values match whatever their case. */
+/** Query strings carry text; numbers are read from it strictly; enum values and booleans match whatever their case. */
 function fromQueryText(schema: TSchema, given: unknown): unknown {
   if (typeof given !== "string") return given;
   const literal = matchingEnumValue(schema, given);
   if (literal !== undefined) return literal;
   if (schema.type === "integer") return INTEGER_TEXT.test(given) ? Number(given) : given;
   if (schema.type === "number") return NUMBER_TEXT.test(given) ? Number(given) : given;
-  if (schema.type === "boolean") return given === "true" ? true : given === "false" ? false : given;
+  // Booleans, like enum values, whatever their case: `estimate=TRUE` as `view=COMPACT`.
+  if (schema.type === "boolean") return given.toLowerCase() === "true" ? true : given.toLowerCase() === "false" ? false : given;
   return given;
 }
 

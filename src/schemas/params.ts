@@ -73,9 +73,10 @@ export const Params = {
   region: exact("Mentioned region, the full location string (article detail `regions`)."),
   location_id: exact("Canonical location identifier from `location_details[].location_id`.", 64),
   mentioned_date: Type.String({
-    pattern: "^\\d{4}-\\d{2}-\\d{2}$",
-    description: "A date mentioned in the text (not the publication date), `YYYY-MM-DD`.",
-    "x-expected": "a date YYYY-MM-DD",
+    pattern: "^(\\d{4}(-\\d{2}(-\\d{2})?)?|--\\d{2}-\\d{2})$",
+    description:
+      "A date mentioned in the text (not the publication date), `YYYY-MM-DD`; also `YYYY-MM`, `YYYY` or `--MM-DD` (a day without a year), the forms article detail `mentioned_dates` and the `mentioned_date` facet show.",
+    "x-expected": "a date YYYY-MM-DD (or YYYY-MM, YYYY, --MM-DD)",
   }),
   quote_verb: exact("Verb introducing a quotation (article detail `quotes[].verb`).", 200),
   amount_object: exact("Object an amount describes (article detail `amounts[].object`)."),
@@ -124,7 +125,7 @@ export const Params = {
   bbox: Type.String({
     pattern: "^\\s*-?\\d{1,3}(\\.\\d{1,12})?(\\s*,\\s*-?\\d{1,3}(\\.\\d{1,12})?){3}\\s*$",
     description:
-      "`south,west,north,east` in decimal degrees: articles mentioning a city inside the box. West greater than east crosses the antimeridian. A box needing more than 256 geohash cells of precision 4 (about 20 by 39 km at the equator) is refused; use `near` for larger areas. Not with `near` or `cursor`.",
+      "`south,west,north,east` in decimal degrees: articles mentioning a city inside the box. West greater than east crosses the antimeridian. Any size, up to the whole globe: the geohash cell precision is picked per request so the box needs at most 256 cells. Not with `near` or `cursor`.",
     "x-expected": "south,west,north,east in decimal degrees such as 50.75,3.35,53.55,7.23",
   }),
   amount_min: Type.Number({
@@ -340,7 +341,11 @@ export const WatchParams = {
   events_after: Type.String({
     minLength: 1,
     maxLength: 600,
-    description: "Return events older than this event id: pass the previous page's `next_after`.",
+    // An event id's form (domain/watches/story-growth.ts eventId): anything else would page from nowhere.
+    pattern: "^\\d{14}-(new_story|story_growth)-\\S+$",
+    description:
+      "Return events older than this event id (`<14-digit stamp>-new_story-…` or `-story_growth-…`): pass the previous page's `next_after`. Anything else is `invalid_parameter`.",
+    "x-expected": "an event id such as a previous page's next_after",
   }),
   events_limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: "Events per page, 1 to 100." }),
   label: Type.String({
@@ -382,7 +387,8 @@ export const GraphParams = {
   entity: Type.String({
     minLength: 1,
     maxLength: 2000,
-    description: "One entity id from /entities (`<type>:<name>`, e.g. `organization:nato`); URL-encode it (keys keep their spaces).",
+    description:
+      "One entity id from /entities (`<type>:<name>`, e.g. `organization:nato`); URL-encode it (keys keep their spaces).",
     "x-expected": "one entity id <type>:<name> (type one of " + ENTITY_TYPES.join(", ") + ")",
   }),
   types: Type.String({
@@ -400,7 +406,12 @@ export const GraphParams = {
     description:
       "0 to 10; default 3. The number of strongest edges that get evidence and the articles each carries; 0 gives counts only. 2 index queries (credits) per edge, within the 16-query cap.",
   }),
-  max_hops: Type.Integer({ minimum: 1, maximum: 2, default: 2, description: "1 (the direct edge only) or 2 (paths through a shared neighbour)." }),
+  max_hops: Type.Integer({
+    minimum: 1,
+    maximum: 2,
+    default: 2,
+    description: "1 (the direct edge only) or 2 (paths through a shared neighbour).",
+  }),
   limit_per_type: Type.Integer({
     minimum: 1,
     maximum: 20,

@@ -198,7 +198,8 @@ export const SearchResponseSchema = Type.Object(
     limit: Type.Integer(),
     has_more: Type.Boolean(),
     mode: Type.String({
-      description: "`keyword`, `semantic` or `hybrid` as requested; `recent` on a browse and on /top-headlines; `similar` on /similar.",
+      description:
+        "`keyword`, `semantic` or `hybrid` as requested; `recent` on a browse and on /top-headlines; `similar` on /similar.",
     }),
     facets: Type.Optional(
       Type.Record(Type.String(), FacetSchema, { description: "Present when `facets` was requested: field name to Facet." }),
@@ -242,7 +243,9 @@ const ValueCounts = Type.Array(Type.Object({ value: Type.String(), count: Type.I
 export const StoryDetailSchema = Type.Object(
   {
     story_id: Type.String({ description: "Begins with the 14-digit collection time of the seeding article." }),
-    title: Nullable(Type.String({ description: "Of the representative article." })),
+    title: Type.String({
+      description: "Of the representative article; empty only when no member of the story has a headline.",
+    }),
     url: Nullable(Type.String()),
     representative_article_id: Type.String({ description: "The member whose headline most members share." }),
     count: Type.Integer({ description: "Articles in the story within the window." }),

@@ -108,7 +108,8 @@ function valueArbitrary(name: string, schema: TSchema, pool: Pool): fc.Arbitrary
   if (Object.hasOwn(MCP_PARAMETER_FORMS, name)) return clausesArbitrary();
   if (schema.type === "integer" || schema.type === "number") return integerArbitrary(schema);
   if (schema.type === "boolean") {
-    return fc.oneof({ weight: 8, arbitrary: fc.boolean() }, { weight: 1, arbitrary: fc.constantFrom("TRUE", "1", "yes", "") });
+    // Text no door reads as a boolean (`TRUE` is one in a query string, like an enum value in any case, but a string over MCP).
+    return fc.oneof({ weight: 8, arbitrary: fc.boolean() }, { weight: 1, arbitrary: fc.constantFrom("on", "1", "yes", "") });
   }
   const literals = enumValues(schema);
   if (literals.length > 0) {

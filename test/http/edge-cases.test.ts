@@ -135,6 +135,35 @@ describe("estimate and max_credits on a free endpoint", () => {
   });
 });
 
+describe("estimate with max_credits, and booleans in any case", () => {
+  it("previews a call whose worst case is above max_credits, saying it would not run, instead of refusing it", async () => {
+    const before = await used();
+    const response = await server.get("/search?q=biden&max_credits=0&estimate=true");
+    expect(response.status).toBe(200);
+    const body = await json(response);
+    expect(body).toMatchObject({ estimate: true, would_run: false, refusal: "credit_budget_exceeded", credits_charged: 0 });
+    expect((body.credits as { max: number }).max).toBeGreaterThan(0);
+    expect(response.headers.get("x-credits-charged")).toBe("0");
+    // Within the budget the preview says it would run; without `estimate` the budget still refuses.
+    expect(await json(await server.get("/search?q=biden&max_credits=10&estimate=true"))).toMatchObject({ would_run: true });
+    await expectError(await server.get("/search?q=biden&max_credits=0"), 400, "credit_budget_exceeded");
+    expect(await used()).toBe(before);
+  });
+
+  it("reads booleans whatever their case, like enum values, and refuses anything else", async () => {
+    for (const value of ["TRUE", "True", "true"]) {
+      const body = await json(await server.get(`/search?q=biden&estimate=${value}`));
+      expect(body.estimate, value).toBe(true);
+    }
+    expect((await json(await server.get("/search?q=biden&limit=1&estimate=FALSE"))).results).toBeDefined();
+    expect((await json(await server.get("/search?q=biden&limit=1&view=COMPACT"))).results).toBeDefined();
+    for (const value of ["1", "yes", "t"]) {
+      const refused = await expectError(await server.get(`/search?q=biden&estimate=${value}`), 400, "invalid_parameter");
+      expect(refused.detail).toContain("true or false");
+    }
+  });
+});
+
 describe("numbers are decimal digits", () => {
   it.each(["limit=0x10", "limit=0b11", "limit=1e1", "limit=5.0", "limit=%205", "limit=+5", "max_credits=1e3", "offset=0o7"])(
     "refuses %s as invalid_parameter",

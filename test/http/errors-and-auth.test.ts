@@ -79,6 +79,27 @@ describe("parameter validation", () => {
     expect(onDoc.detail).toContain("'view'");
   });
 
+  it("says which endpoints take a parameter a sibling takes, before the nearest spelling here", async () => {
+    const cursor = await expectError(await server.get("/stories?cursor=start"), 400, "unknown_parameter");
+    expect(cursor.detail).toContain("It is taken by /search (search_news) and /top-headlines (top_headlines).");
+    const facets = await expectError(await server.get("/stories?facets=source"), 400, "unknown_parameter");
+    expect(facets.detail).toContain(
+      "It is taken by /search (search_news), /top-headlines (top_headlines) and /graph/exposures (shared_exposures).",
+    );
+    const q = await expectError(await server.get("/top-headlines?q=biden"), 400, "unknown_parameter");
+    expect(q.detail).toContain("/search (search_news)");
+    expect(q.detail).toContain("/stories (list_stories)");
+    expect(q.detail).toContain("POST /watches (create_watch)");
+    expect(q.detail).not.toContain("Did you mean");
+    // A body field counts too; a path parameter does not.
+    const interval = await expectError(await server.get("/search?interval_minutes=60"), 400, "unknown_parameter");
+    expect(interval.detail).toContain("It is taken by POST /watches (create_watch).");
+    const id = await expectError(await server.get("/search?id=x"), 400, "unknown_parameter");
+    expect(id.detail).not.toContain("taken by");
+    // A plain typo keeps its suggestion.
+    expect((await expectError(await server.get("/search?lang=eng"), 400, "unknown_parameter")).detail).not.toContain("taken by");
+  });
+
   it.each([
     ["limit=101", "limit", "1 to 100"],
     ["limit=0", "limit", "1 to 100"],

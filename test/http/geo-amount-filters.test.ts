@@ -123,27 +123,36 @@ describe("bbox", () => {
     const across = await get(`/search?bbox=-19,178,-17,-179&${SAMPLE_WINDOW}&limit=100`);
     expect(across.results.map((r) => r.id).sort()).toEqual(suva.map((a) => a.id).sort());
     expect(across.results[0]?.matched_locations?.[0]?.name).toMatch(/^Suva/);
-    // The box from -179 east to 178 the other way round holds no Fijian city... and is far too wide anyway.
-    await expectError(await server.get("/search?bbox=-19,-179,-17,178"), 400, "invalid_parameter");
     expect((await get(`/search?bbox=-19,-180,-17,-179&${SAMPLE_WINDOW}`)).total).toBe(0);
   });
 
-  it("refuses a box needing 257 geohash cells, and takes one needing 256", async () => {
-    // One row of precision-4 cells (0.3515625 degrees of longitude each).
-    const wide = await expectError(
-      await server.get(`/search?bbox=0.01,0.01,0.1,${(0.01 + 256 * 0.3515625).toFixed(6)}`),
-      400,
-      "invalid_parameter",
+  const inside = (box: { south: number; west: number; north: number; east: number }) =>
+    articles.filter((a) =>
+      cities(a).some((c) => {
+        const lat = c.latitude as number;
+        const lon = c.longitude as number;
+        const lonIn = box.west <= box.east ? lon >= box.west && lon <= box.east : lon >= box.west || lon <= box.east;
+        return lat >= box.south && lat <= box.north && lonIn;
+      }),
     );
-    expect(wide.detail).toContain("257 geohash cells");
-    await get(`/search?bbox=0.01,0.01,0.1,${(255 * 0.3515625 + 0.3).toFixed(6)}`);
-    // Across the antimeridian the two parts count together.
-    await expectError(
-      await server.get(
-        `/search?bbox=0.01,${(180 - 128 * 0.3515625 + 0.01).toFixed(6)},0.1,${(-180 + 129 * 0.3515625 - 0.01).toFixed(6)}`,
-      ),
-      400,
-      "invalid_parameter",
+
+  it("answers a box the size of a country, and one across the antimeridian, at a coarser cell precision", async () => {
+    // France: about 1,900 geohash cells of precision 4, 80 of precision 3.
+    const france = inside({ south: 42, west: -5, north: 51, east: 8 });
+    expect(france.length).toBeGreaterThan(20);
+    const body = await get(`/search?bbox=42,-5,51,8&${SAMPLE_WINDOW}&limit=100`);
+    expect(body.total).toBe(france.length);
+    expect(body.coverage).toBe("complete");
+    // New Zealand and the sea east of it, 20 degrees each way across the antimeridian.
+    const nz = inside({ south: -50, west: 170, north: -30, east: -170 });
+    expect(nz.length).toBeGreaterThan(0);
+    const across = await get(`/search?bbox=-50,170,-30,-170&${SAMPLE_WINDOW}&limit=100`);
+    expect(across.results.map((r) => r.id).sort()).toEqual(nz.map((a) => a.id).sort());
+    // The whole globe is 32 cells of precision 1; the box the other way round from Fiji is nearly all of it.
+    const everywhere = inside({ south: -90, west: -180, north: 90, east: 180 }).length;
+    expect((await get(`/search?bbox=-90,-180,90,180&${SAMPLE_WINDOW}`)).total).toBe(everywhere);
+    expect((await get(`/search?bbox=-19,-179,-17,178&${SAMPLE_WINDOW}`)).total).toBe(
+      inside({ south: -19, west: -179, north: -17, east: 178 }).length,
     );
   });
 });

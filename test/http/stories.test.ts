@@ -38,6 +38,20 @@ async function story(path: string): Promise<{ status: number; body: StoryBody; h
 }
 
 describe("GET /stories/{id}", () => {
+  it("answers a string title always: a titled member's when any has one, empty when none has a headline", async () => {
+    const list = async (window: string) =>
+      (await json<{ stories: Array<{ story_id: string }> }>(await server.get(`/stories?${window}&limit=100`))).stories;
+    // The 2016 batch carries no page titles at all.
+    const untitled = await list("from=2016-01-01&to=2016-01-31");
+    expect(untitled.length).toBeGreaterThan(0);
+    for (const { story_id } of untitled) expect((await story(`/stories/${story_id}`)).body.title, story_id).toBe("");
+    for (const { story_id } of (await list("from=2023-07-01&to=2023-07-31")).slice(0, 30)) {
+      const { body } = await story(`/stories/${story_id}`);
+      expect(typeof body.title, story_id).toBe("string");
+      expect(body.title.length, story_id).toBeGreaterThan(0);
+    }
+  });
+
   it("expands a multi-outlet story with every Story-detail field", async () => {
     const { status, body, headers } = await story(`/stories/${baltimore}?limit=100`);
     expect(status).toBe(200);

@@ -175,6 +175,13 @@ describe.each<Era>(["2025", "modern"])("tool calls (%s era)", (era) => {
     expect(typo.message).toContain("Did you mean 'id'");
   });
 
+  it("names the tools taking an argument another tool takes (-32602)", async () => {
+    const error = await rpcError(connected.client.callTool({ name: "list_stories", arguments: { cursor: "start" } }));
+    expect(error.code).toBe(-32602);
+    expect(error.message).toContain("It is taken by /search (search_news) and /top-headlines (top_headlines).");
+    expect(error.data).toMatchObject({ code: "unknown_parameter", parameter: "cursor" });
+  });
+
   it("answers invalid values with -32602 invalid_parameter and the REST detail", async () => {
     const error = await rpcError(connected.client.callTool({ name: "search_news", arguments: { limit: 500 } }));
     expect(error.code).toBe(-32602);

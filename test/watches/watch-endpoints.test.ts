@@ -230,6 +230,13 @@ describe("GET, DELETE and events", () => {
     expect(page2.events.map((e) => e.id)).toEqual(ids.slice(2, 4));
     const defaults = await eventsOf(server, String(watch.id), "", key);
     expect(defaults.events).toHaveLength(Math.min(20, ids.length));
+    // An `after` that is no event id is refused, not read as "older than something": it used to answer the whole feed.
+    for (const after of ["nope", "zzz", encodeURIComponent(`${ids[0] ?? ""} x`)]) {
+      const response = await server.get(`/watches/${String(watch.id)}/events?after=${after}`, key);
+      expect(response.status, after).toBe(400);
+      expect(await json<ErrorBody>(response)).toMatchObject({ code: "invalid_parameter", parameter: "after" });
+      expect(response.headers.get("x-credits-charged")).toBe("0");
+    }
     for (const limit of ["0", "101", "x"]) {
       const response = await server.get(`/watches/${String(watch.id)}/events?limit=${limit}`, key);
       expect(response.status).toBe(400);

@@ -286,9 +286,16 @@ describe("webhook addresses", () => {
     ["https://192.0.2.10/in", "documentation"],
     ["https://203.0.113.5/in", "documentation"],
     ["https://[2001:db8::5]/in", "documentation"],
-    ["https://[::ffff:127.0.0.1]/in", "IPv4-mapped"],
-    ["https://[::ffff:8.8.8.8]/in", "IPv4-mapped"],
+    ["https://[::ffff:127.0.0.1]/in", "an IPv4-mapped address carrying 127.0.0.1 (a loopback address)"],
+    ["https://[::ffff:8.8.8.8]/in", "an IPv4-mapped address carrying 8.8.8.8"],
     ["https://0x7f000001/in", "loopback"],
+    // Every form that carries an IPv4 address inside IPv6 (the URL parser rewrites `::127.0.0.1` as `::7f00:1`).
+    ["https://[::127.0.0.1]/in", "an IPv4-compatible address carrying 127.0.0.1 (a loopback address)"],
+    ["https://[::10.0.0.1]/in", "an IPv4-compatible address carrying 10.0.0.1 (a private address)"],
+    ["https://[::ffff:0:169.254.169.254]/in", "an IPv4-translated address carrying 169.254.169.254 (a link-local address)"],
+    ["https://[64:ff9b::127.0.0.1]/in", "a NAT64 (IPv4-embedded) address carrying 127.0.0.1 (a loopback address)"],
+    ["https://[2002:7f00:1::1]/in", "a 6to4 address carrying 127.0.0.1 (a loopback address)"],
+    ["https://[2001:0:4136:e378:8000:63bf:80ff:fffe]/in", "a Teredo address carrying 127.0.0.1 (a loopback address)"],
   ])("refuses %s at creation (%s)", async (url, reason) => {
     const response = await postWatch(server, { q: "x", interval_minutes: 60, webhook_url: url });
     const body = await json<{ code: string; detail: string; parameter: string }>(response);
@@ -337,7 +344,8 @@ describe("webhook addresses resolved by name", () => {
   it("refuses a host name that resolves to a private address, at creation", async () => {
     answers.set("intranet.example.com", ["93.184.216.34", "10.1.2.3"]);
     answers.set("localhost.example.com", ["127.0.0.1"]);
-    for (const host of ["intranet.example.com", "localhost.example.com", "nowhere.example.com"]) {
+    answers.set("compatible.example.com", ["93.184.216.34", "::7f00:1"]);
+    for (const host of ["intranet.example.com", "localhost.example.com", "compatible.example.com", "nowhere.example.com"]) {
       const response = await postWatch(named, { q: "x", interval_minutes: 60, webhook_url: `https://${host}/in` });
       expect(response.status, host).toBe(400);
       expect((await json<{ detail: string }>(response)).detail).toMatch(/resolves to|does not resolve/);
@@ -347,7 +355,7 @@ describe("webhook addresses resolved by name", () => {
     expect(real.status).toBe(400);
   });
 
-  it.each(["10.0.0.5", "127.0.0.1", "169.254.169.254", "100.64.0.9", "198.51.100.1", "::ffff:10.0.0.5", "fd00::5"])(
+  it.each(["10.0.0.5", "127.0.0.1", "169.254.169.254", "100.64.0.9", "198.51.100.1", "::ffff:10.0.0.5", "fd00::5", "::7f00:1"])(
     "refuses at delivery a host that now resolves to %s, without connecting or charging",
     async (address) => {
       const host = `rebind-${address.replaceAll(/[.:]/g, "-")}.example.com`;

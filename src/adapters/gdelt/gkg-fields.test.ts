@@ -205,10 +205,12 @@ describe("source fields", () => {
   });
 
   it("reads the source language from srclc:, English without translation info", () => {
-    expect(parseLanguage("")).toBe("eng");
-    expect(parseLanguage("srclc:fra;eng:Moses 2.1.1 / MosesCore Europarl fr-en / GT-FRA 1.0")).toBe("fra");
-    expect(parseLanguage("srclc:ell;eng:GT-ELL 1.0")).toBe("ell");
-    expect(parseLanguage("eng:GT-XXX 1.0")).toBeNull(); // synthetic: translated but no source language
+    expect(parseLanguage("", null)).toBe("eng");
+    expect(parseLanguage("", "Biden to meet King and PM during July visit to UK")).toBe("eng");
+    // Translation info decides whatever the title looks like.
+    expect(parseLanguage("srclc:fra;eng:Moses 2.1.1 / MosesCore Europarl fr-en / GT-FRA 1.0", "Bryan Adams")).toBe("fra");
+    expect(parseLanguage("srclc:ell;eng:GT-ELL 1.0", null)).toBe("ell");
+    expect(parseLanguage("eng:GT-XXX 1.0", null)).toBeNull(); // synthetic: translated but no source language
   });
 });
 

@@ -1,5 +1,6 @@
 import type { Amount, Quote, SourceType } from "../../domain/article.js";
 import { decodeText, distinct, splitOutsideEntities } from "./gkg-text.js";
+import { untranslatedLanguage } from "./title-language.js";
 
 // Parsers for the smaller GKG columns. All are total: a malformed item is dropped or
 // becomes null, never an exception, so one odd value never costs the whole record.
@@ -125,9 +126,9 @@ export function parseAmounts(field: string): Amount[] {
 
 const SRCLC = /(?:^|;)\s*srclc:([A-Za-z]{3})\s*(?:;|$)/;
 
-/** ISO 639-3 from V2.1TranslationInfo `srclc:fra;eng:…`; no translation info means English. */
-export function parseLanguage(field: string): string | null {
-  if (field.trim() === "") return "eng";
+/** ISO 639-3 from V2.1TranslationInfo `srclc:fra;eng:…`; without translation info, English unless the title is clearly not. */
+export function parseLanguage(field: string, title: string | null): string | null {
+  if (field.trim() === "") return untranslatedLanguage(title);
   const match = SRCLC.exec(field);
   return match?.[1] ? match[1].toLowerCase() : null;
 }

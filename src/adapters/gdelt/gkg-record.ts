@@ -74,7 +74,7 @@ export function parseGkgRecord(fields: readonly string[], publisherCountry: Publ
     source,
     source_type: sourceTypeOf(collection),
     publisher_country: publisherCountry.countryOf(source),
-    language: parseLanguage(field(C.COL_TRANSLATION_INFO)),
+    language: parseLanguage(field(C.COL_TRANSLATION_INFO), title),
     // A page cannot be published after GDELT collected it; later stamps are timezone slips.
     published_at: isGkgTimestamp(precise) && precise <= collectedAt ? precise : collectedAt,
     collected_at: collectedAt,

@@ -405,6 +405,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
 
     // The representative is the earliest member with a most shared headline: read documents earliest first until it is met.
     let firstReported: StoryMember | undefined;
+    let firstTitled: StoryMember | undefined;
     let representative: StoryMember | undefined;
     for (let at = 0; representative === undefined && at < members.length; at += REPRESENTATIVE_BATCH) {
       const batch = members.slice(at, at + REPRESENTATIVE_BATCH);
@@ -414,6 +415,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
         if (f === undefined) continue;
         const member: StoryMember = { id: m.id, title: f.title, url: f.url, source: f.source, published_at: m.published_at };
         firstReported ??= member;
+        if (f.title !== null) firstTitled ??= member;
         const headline = headlineKey(f.title, f.source);
         if (shared.size === 0 || (headline !== null && shared.has(headline))) {
           representative = member;
@@ -437,7 +439,8 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
         .sort(([ka, a], [kb, b]) => b.articles - a.articles || (ka < kb ? -1 : ka > kb ? 1 : 0))
         .slice(0, options.sources)
         .map(([, s]) => s.value),
-      representative: representative ?? firstReported,
+      // A titled member represents the story whenever one has a title.
+      representative: representative ?? firstTitled ?? firstReported,
       first_reported: firstReported,
       listed,
     });

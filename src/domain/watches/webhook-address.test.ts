@@ -16,9 +16,15 @@ describe("webhook address classes", () => {
     ["198.51.100.7", "documentation"],
     ["203.0.113.9", "documentation"],
     ["2001:db8::1", "documentation"],
-    ["::ffff:127.0.0.1", "IPv4-mapped"],
-    ["::ffff:8.8.8.8", "IPv4-mapped"],
-    ["0.0.0.0", "unspecified"],
+    ["::ffff:127.0.0.1", "an IPv4-mapped address carrying 127.0.0.1 (a loopback address)"],
+    ["::ffff:8.8.8.8", "an IPv4-mapped address carrying 8.8.8.8,"],
+    ["::7f00:1", "an IPv4-compatible address carrying 127.0.0.1 (a loopback address)"],
+    ["::808:808", "an IPv4-compatible address carrying 8.8.8.8,"],
+    ["::ffff:0:a00:1", "an IPv4-translated address carrying 10.0.0.1 (a private address)"],
+    ["64:ff9b::a9fe:a9fe", "a NAT64 (IPv4-embedded) address carrying 169.254.169.254 (a link-local address)"],
+    ["2002:c0a8:101::1", "a 6to4 address carrying 192.168.1.1 (a private address)"],
+    ["2001:0:4136:e378:8000:63bf:80ff:fffe", "a Teredo address carrying 127.0.0.1 (a loopback address)"],
+    ["0.0.0.0", "an unspecified address"],
   ])("refuses %s (%s)", (address, what) => {
     expect(blockedAddressReason(address)).toContain(what);
   });

@@ -1,4 +1,4 @@
-import { geohashCells, GEOHASH_PRECISION, MAX_GEOHASH_CELLS, type GeoArea } from "../../domain/geo-area.js";
+import { geohashCover, MAX_GEOHASH_CELLS, type GeoArea } from "../../domain/geo-area.js";
 import type { CandidateCheck } from "../../domain/search-query.js";
 import { ApiError } from "../../shared/api-error.js";
 
@@ -37,6 +37,21 @@ export function candidateCheckOf(params: CandidateParams): CandidateCheck | unde
 }
 
 function areaOf(params: CandidateParams): GeoArea | undefined {
+  const area = givenArea(params);
+  if (area === undefined) return undefined;
+  // The cell precision follows the area's size, so only a cover of more than
+  // MAX_GEOHASH_CELLS at the coarsest precision (none on this globe) is refused.
+  const cover = geohashCover(area);
+  if (cover.cells > MAX_GEOHASH_CELLS) {
+    throw invalid(
+      area.kind,
+      `'${area.kind}' covers ${cover.cells} geohash cells of precision ${cover.precision}; at most ${MAX_GEOHASH_CELLS} are searched.`,
+    );
+  }
+  return area;
+}
+
+function givenArea(params: CandidateParams): GeoArea | undefined {
   if (params.near !== undefined && params.bbox !== undefined) {
     throw invalid("bbox", "'bbox' and 'near' cannot be combined: give one area.");
   }
@@ -56,15 +71,7 @@ function areaOf(params: CandidateParams): GeoArea | undefined {
   checkLongitude("bbox", east);
   if (south > north)
     throw invalid("bbox", `'bbox' south (${south}) is north of its north (${north}); the order is south,west,north,east.`);
-  const box = { south, west, north, east };
-  const cells = geohashCells(box).length;
-  if (cells > MAX_GEOHASH_CELLS) {
-    throw invalid(
-      "bbox",
-      `'bbox' covers ${cells} geohash cells of precision ${GEOHASH_PRECISION}; at most ${MAX_GEOHASH_CELLS} are searched. Use a smaller box, or 'near' with 'radius_km' for a wide area.`,
-    );
-  }
-  return { kind: "bbox", ...box };
+  return { kind: "bbox", south, west, north, east };
 }
 
 function numbers(text: string): number[] {

@@ -1,6 +1,7 @@
 import { decodeCursor, fingerprintOf, type CursorPosition } from "../../domain/browse-cursor.js";
 import { FILTER_FIELD_NAMES, isFilterField, type FilterField } from "../../domain/filter-fields.js";
 import { parseKeywordQuery, type KeywordQuery } from "../../domain/keyword-query.js";
+import { isMentionedDate } from "../../domain/mentioned-date.js";
 import type { ArticleFilters, FacetRequest } from "../../domain/search-query.js";
 import type { RankingMode } from "../../domain/pricing.js";
 import { ApiError } from "../../shared/api-error.js";
@@ -97,8 +98,11 @@ export function filtersOf(params: ListParams): ArticleFilters {
     filters[field] = value;
   }
   if (filters.source !== undefined) filters.source = bareDomain(filters.source);
-  if (filters.mentioned_date !== undefined && parseTimeBound(filters.mentioned_date, "start") === undefined) {
-    throw invalid("mentioned_date", `'mentioned_date' is not a real date: ${filters.mentioned_date}. Use YYYY-MM-DD.`);
+  if (filters.mentioned_date !== undefined && !isMentionedDate(filters.mentioned_date)) {
+    throw invalid(
+      "mentioned_date",
+      `'mentioned_date' is not a real date: ${filters.mentioned_date}. Use YYYY-MM-DD, YYYY-MM, YYYY or --MM-DD (a day without a year).`,
+    );
   }
   if (params.entity_id !== undefined) filters.entities = parseEntityIds(params.entity_id).map(({ type, key }) => ({ type, key }));
   const { from, to } = parseWindow(params.from, params.to);

@@ -48,7 +48,8 @@ export async function getStory(index: StoryIndex, request: StoryRequest, plan: P
   const listedTimes = listed.map((a) => a.published_at ?? "");
   return {
     story_id: story.story_id,
-    title: representative.title,
+    // A string always (spec): empty only when no member of the story has a headline (GDELT records before 2016 carry none).
+    title: representative.title ?? "",
     url: representative.url,
     representative_article_id: representative.id,
     count: story.count,
