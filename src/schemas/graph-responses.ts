@@ -1,7 +1,7 @@
-import { Type, type TProperties } from "@sinclair/typebox";
+import { Type, type Static, type TObject } from "@sinclair/typebox";
 import { ENTITY_TYPES } from "../domain/entities/entity-key.js";
 import { EDGE_TYPES } from "../domain/graph.js";
-import { CompactArticleSchema, envelopeProperties, FacetSchema } from "./responses.js";
+import { CompactArticleSchema, envelopeProperties, FacetSchema, type Uncharged } from "./responses.js";
 
 // The four graph endpoints (spec 02: Graph seed, Graph edge, Graph path, the
 // fields on every graph response). Where the spec leaves the body of
@@ -70,7 +70,7 @@ export const GraphPathSchema = Type.Object(
 );
 
 /** The fields on every graph response. */
-const graphEnvelope: TProperties = {
+const graphEnvelope = {
   note: Type.String({
     description: "The association caveat: co-mention in reporting, not ownership, partnership, causation or exposure.",
   }),
@@ -175,3 +175,16 @@ export const ExposuresResponseSchema = Type.Object(
   },
   { $id: "GraphExposuresResponse" },
 );
+
+// The bodies the graph services build (Static<>): the runner adds `credits_charged`.
+export type GraphSeed = Static<typeof GraphSeedSchema>;
+export type GraphEdge = Static<typeof GraphEdgeSchema>;
+export type GraphPath = Static<typeof GraphPathSchema>;
+export type GraphEnvelope = Uncharged<Static<TObject<typeof graphEnvelope>>>;
+export type RelatedResponse = Uncharged<Static<typeof RelatedResponseSchema>>;
+export type PathResponse = Uncharged<Static<typeof PathResponseSchema>>;
+export type NetworkChange = Static<typeof ChangeSchema>;
+export type NetworkResponse = Uncharged<Static<typeof NetworkResponseSchema>>;
+export type NetworkComparison = NonNullable<NetworkResponse["comparison"]>;
+export type ExposuresResponse = Uncharged<Static<typeof ExposuresResponseSchema>>;
+export type SharedExposure = ExposuresResponse["shared"];

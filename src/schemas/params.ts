@@ -1,7 +1,9 @@
-import { Type, type TLiteral, type TObject, type TProperties, type TUnion } from "@sinclair/typebox";
+import { Type, type Static, type TLiteral, type TObject, type TProperties, type TUnion } from "@sinclair/typebox";
+import { INTERVALS } from "../domain/aggregate/buckets.js";
 import { SOURCE_TYPES } from "../domain/article.js";
 import { ENTITY_TYPES } from "../domain/entities/entity-key.js";
 import { FILTER_FIELD_NAMES, type FilterField } from "../domain/filter-fields.js";
+import type { RankingMode } from "../domain/pricing.js";
 import { EVENT_TYPES } from "../domain/vocabularies/events-v1.js";
 import { SIGNAL_NAMES } from "../domain/vocabularies/signals-v1.js";
 import { EVENT_KINDS } from "../domain/watches/watch.js";
@@ -217,7 +219,7 @@ export const Params = {
     description: "The name as the user wrote it (`Joe Biden`, `biden`, `NATO`).",
   }),
   entity_type: oneOf(ENTITY_TYPES, { description: "Entity type: which extracted values the name is looked for among." }),
-  interval: oneOf(["hour", "day", "week", "month", "all"] as const, {
+  interval: oneOf(INTERVALS, {
     description: "Bucket width: `hour`, `day`, `week` (starting Monday, UTC), `month`, or `all` (one bucket for the window).",
   }),
   metrics: Type.String({
@@ -294,7 +296,10 @@ export const SHARED_FILTERS = { ...EXACT_FILTERS, ...ENTITY_FILTER, ...SIGNAL_BO
 
 // Compile-time: a filter parameter without its field in the index (or a field no parameter filters on) fails tsc.
 const filtersMatchFields: Same<keyof typeof EXACT_FILTERS, FilterField> = true;
+// The ranking modes `mode` declares are the ones the search prices and runs.
+const modesMatch: Same<Static<typeof Params.mode>, RankingMode> = true;
 void filtersMatchFields;
+void modesMatch;
 
 /** GET /aggregate takes every shared filter but these (spec, GET /aggregate). */
 const NOT_ON_AGGREGATE = ["near", "radius_km", "bbox", "amount_min", "amount_max"] as const;
@@ -316,6 +321,13 @@ export const STORY_QUERY = {
   ...ENTITY_FILTER,
   ...SIGNAL_BOUNDS,
 };
+
+/**
+ * Parameters as validation delivers them from an object of these declarations:
+ * what a request parser takes is typed from what the operation declares, never
+ * written beside it.
+ */
+export type ParamsOf<T extends TProperties> = Static<TObject<T>>;
 
 /** A JSON request body: fields declared like parameters (often the very same ones), no others. */
 export function jsonBody<T extends TProperties>(fields: T): TObject<T> {

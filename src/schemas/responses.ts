@@ -6,7 +6,8 @@ import { PLAN_IDS } from "../domain/plans.js";
 import { EVENT_TYPES } from "../domain/vocabularies/events-v1.js";
 import { SIGNALS_VERSION, SIGNAL_UNIT } from "../domain/vocabularies/signals-v1.js";
 import { DELIVERY_STATUSES, EVENT_KINDS, WATCH_STATUSES } from "../domain/watches/watch.js";
-import { ERROR_STATUS } from "../shared/api-error.js";
+import type { MatchedLocation } from "../domain/geo-area.js";
+import { ERROR_STATUS, type ErrorBody, type ErrorCode } from "../shared/api-error.js";
 import type { Same } from "../shared/same-type.js";
 
 // Response shapes of the public contract (spec section 2), for OpenAPI and MCP
@@ -319,20 +320,22 @@ export const EstimateResponseSchema = Type.Object(
 export const ErrorBodySchema = Type.Object(
   {
     error: Type.String({ description: "Short label." }),
-    code: Type.Union(Object.keys(ERROR_STATUS).map((c) => Type.Literal(c))),
+    code: Type.Union((Object.keys(ERROR_STATUS) as ErrorCode[]).map((c) => Type.Literal(c))),
     detail: Type.String(),
   },
   { $id: "Error", additionalProperties: true },
 );
 
 /** A body as a service builds it: the runner adds `credits_charged` once it knows what the call took. */
-type Uncharged<T> = Omit<T, "credits_charged">;
+export type Uncharged<T> = Omit<T, "credits_charged">;
 
 export type SearchResponse = Uncharged<Static<typeof SearchResponseSchema>>;
 export type StoryItem = Static<typeof StoryItemSchema>;
 export type StoriesResponse = Uncharged<Static<typeof StoriesResponseSchema>>;
 export type StoryDetail = Uncharged<Static<typeof StoryDetailSchema>>;
 export type ValueCount = Static<typeof ValueCounts>[number];
+export type SignalThreshold = Static<typeof SignalThresholdSchema>;
+export type ResolvedEntity = Static<typeof ResolvedEntitiesSchema>[number];
 export type Account = Static<typeof AccountSchema>;
 export type Preview = Static<typeof EstimateResponseSchema>;
 
@@ -444,6 +447,10 @@ export const WatchWebhookSchema = Type.Object(
 
 export type WatchCreated = Uncharged<Static<typeof WatchCreatedSchema>>;
 export type WatchView = Static<typeof WatchListSchema>["watches"][number];
+export type WatchBody = Uncharged<Static<typeof WatchSchema>>;
+export type WatchList = Uncharged<Static<typeof WatchListSchema>>;
+export type WatchDeleted = Uncharged<Static<typeof WatchDeletedSchema>>;
+export type WatchEvents = Uncharged<Static<typeof WatchEventsSchema>>;
 export type WatchWebhook = Static<typeof WatchWebhookSchema>;
 
 // Compile-time: the schemas and the domain types must stay the same shape.
@@ -451,7 +458,11 @@ const articleMatches: Same<Static<typeof ArticleSchema>, Article> = true;
 const detailMatches: Same<Static<typeof ArticleDetailSchema>, ArticleDetail> = true;
 const compactMatches: Same<Static<typeof CompactArticleSchema>, CompactArticle> = true;
 const facetMatches: Same<Static<typeof FacetSchema>, Facet> = true;
+const locationMatches: Same<NonNullable<Static<typeof SearchHitSchema>["matched_locations"]>[number], MatchedLocation> = true;
+const errorMatches: Same<Static<typeof ErrorBodySchema>, ErrorBody> = true;
 void articleMatches;
 void compactMatches;
 void detailMatches;
 void facetMatches;
+void locationMatches;
+void errorMatches;

@@ -1,7 +1,9 @@
+import type { Static } from "@sinclair/typebox";
 import { bucketCount, MAX_BUCKETS, startOfLast, type Interval } from "../../domain/aggregate/buckets.js";
 import type { KeywordQuery } from "../../domain/keyword-query.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
+import type { Params } from "../../schemas/params.js";
 import { ApiError } from "../../shared/api-error.js";
 import { toStamp } from "../../shared/timestamps.js";
 import { applyPlanWindow, type Window } from "../search/plan-window.js";
@@ -32,7 +34,12 @@ export interface AggregateRequest {
   percentile: number;
 }
 
-export type AggregateParams = ListParams & { interval: Interval; metrics?: string; percentile?: number };
+/** /aggregate's parameters as validated against their declarations (schemas/params.ts). */
+export type AggregateParams = ListParams & {
+  interval: Static<typeof Params.interval>;
+  metrics?: Static<typeof Params.metrics>;
+  percentile?: Static<typeof Params.percentile>;
+};
 
 export function toAggregateRequest(params: AggregateParams, plan: Plan, nowMs: number): AggregateRequest {
   const keywords = params.q === undefined ? undefined : keywordsOf(params.q);

@@ -2,6 +2,7 @@ import type { EntityRef } from "../../domain/entities/entity-key.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
 import type { IndexBackend, PartitionFailure } from "../../ports/index-backend.js";
+import type { ResolvedEntity } from "../../schemas/responses.js";
 import { completeness, type Completeness } from "../search/coverage.js";
 import { applyPlanWindow } from "../search/plan-window.js";
 
@@ -46,12 +47,6 @@ export async function entityAliases(
     partitionsRead: found.partitionsRead,
     partitionsFailed: found.partitionsFailed,
   };
-}
-
-/** `resolved` of a response (spec "Search response"). */
-export interface ResolvedEntity {
-  entity_id: string;
-  aliases_used: string[];
 }
 
 export interface EntityResolution {

@@ -6,7 +6,6 @@ import {
   entityIdOf,
   entityKey,
   type EntityRef,
-  type EntityType,
 } from "../../domain/entities/entity-key.js";
 import { FILTER_FIELDS } from "../../domain/filter-fields.js";
 import { ASSOCIATION_NOTE, type EdgeType } from "../../domain/graph.js";
@@ -17,6 +16,7 @@ import { entityAliases } from "../entities/entity-aliases.js";
 import type { Window } from "../search/plan-window.js";
 import { QUERY_BUDGET_MS } from "../search/search-articles.js";
 import type { QueryLedger } from "./query-ledger.js";
+import type { GraphEdge, GraphEnvelope, GraphSeed } from "../../schemas/graph-responses.js";
 
 // What the four graph endpoints share (spec 02: Graph seed, Graph edge, the
 // fields on every graph response, Graph credits): a scope (the index, the
@@ -32,42 +32,6 @@ export interface GraphScope {
   window: Window;
   narrowing: NarrowingFilters;
   ledger: QueryLedger;
-}
-
-/** Graph seed (spec): `articles` only when counted. */
-export interface GraphSeed {
-  entity_id: string;
-  type: EntityType;
-  aliases_used: string[];
-  articles?: number;
-}
-
-/** Graph edge (spec); first_seen to stories only when evidence was gathered. */
-export interface GraphEdge {
-  entity_id: string;
-  type: EntityType;
-  label: string;
-  aliases: string[];
-  co_mentions: number;
-  share: number;
-  evidence: CompactArticle[];
-  first_seen?: string;
-  last_seen?: string;
-  sources?: number;
-  stories?: number;
-  approximate: boolean;
-}
-
-/** The fields on every graph response, but `credits_charged`, which the runner adds. */
-export interface GraphEnvelope {
-  note: string;
-  indexed_through: string | null;
-  entity_resolution_version: string;
-  partial: boolean;
-  coverage: ReturnType<QueryLedger["completeness"]>["coverage"];
-  history_days: number | null;
-  from_clamped: boolean;
-  attribution: string;
 }
 
 /** A seed resolved in the scope's window: the id as passed, its group and its spellings there. */

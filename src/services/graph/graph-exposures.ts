@@ -2,7 +2,6 @@ import type { EntityRef } from "../../domain/entities/entity-key.js";
 import type { Facet } from "../../domain/facets.js";
 import type { FilterField } from "../../domain/filter-fields.js";
 import type { FacetRequest } from "../../domain/search-query.js";
-import type { CompactArticle } from "../../domain/article.js";
 import { reportedMean } from "../aggregate/signal-metrics.js";
 import { QUERY_BUDGET_MS } from "../search/search-articles.js";
 import {
@@ -14,11 +13,10 @@ import {
   scopedFilters,
   seedBody,
   summarisePair,
-  type GraphEnvelope,
   type GraphScope,
-  type GraphSeed,
   type PairSummary,
 } from "./graph-common.js";
+import type { ExposuresResponse, SharedExposure } from "../../schemas/graph-responses.js";
 
 // GET /graph/exposures (spec 02): what 2 to 5 entities have in common in the
 // window. The spec leaves parameters and fields to us:
@@ -44,23 +42,6 @@ export interface ExposuresRequest {
   evidence: number;
   facets?: FacetRequest;
 }
-
-export interface SharedExposure {
-  articles: number;
-  stories: number;
-  sources: number;
-  first_seen?: string;
-  last_seen?: string;
-  approximate: boolean;
-}
-
-export type ExposuresResponse = {
-  entities: GraphSeed[];
-  shared: SharedExposure;
-  facets?: Partial<Record<FilterField, Facet>>;
-  signal_stats?: Record<string, { mean: number; articles: number }>;
-  evidence: CompactArticle[];
-} & GraphEnvelope;
 
 export async function sharedExposures(scope: GraphScope, request: ExposuresRequest): Promise<ExposuresResponse> {
   const [indexed, seeds] = await Promise.all([

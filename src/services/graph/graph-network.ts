@@ -13,13 +13,18 @@ import {
   shareOf,
   topPerType,
   withEvidence,
-  type GraphEdge,
-  type GraphEnvelope,
   type GraphScope,
-  type GraphSeed,
   type Neighbour,
   type Neighbourhood,
 } from "./graph-common.js";
+import type {
+  GraphEdge,
+  GraphEnvelope,
+  GraphSeed,
+  NetworkChange,
+  NetworkComparison,
+  NetworkResponse,
+} from "../../schemas/graph-responses.js";
 
 // GET /graph/network (spec 02): one entity's neighbours grouped by type, at
 // most 20 per type, and with a compared window, how that neighbourhood
@@ -47,35 +52,6 @@ export interface NetworkRequest {
   perType: number;
   evidence: number;
 }
-
-export interface NetworkChange {
-  entity_id: string;
-  type: EdgeType;
-  label: string;
-  co_mentions: number;
-  share: number;
-  previous_co_mentions: number;
-  previous_share: number;
-  approximate: boolean;
-}
-
-export interface NetworkComparison {
-  from: string | null;
-  to: string | null;
-  from_clamped: boolean;
-  seed: GraphSeed;
-  new: NetworkChange[];
-  gone: NetworkChange[];
-  grew: NetworkChange[];
-  fell: NetworkChange[];
-}
-
-export type NetworkResponse = {
-  seed: GraphSeed;
-  types: EdgeType[];
-  neighbors: Partial<Record<EdgeType, GraphEdge[]>>;
-  comparison?: NetworkComparison;
-} & GraphEnvelope;
 
 interface Pass {
   seed: GraphSeed;

@@ -18,14 +18,12 @@ import {
   withEvidence,
   withSummary,
   type EdgeEvidence,
-  type GraphEdge,
-  type GraphEnvelope,
   type GraphScope,
-  type GraphSeed,
   type Neighbour,
   type Neighbourhood,
   type ResolvedSeed,
 } from "./graph-common.js";
+import type { GraphEdge, GraphPath, PathResponse } from "../../schemas/graph-responses.js";
 
 // GET /graph/path (spec 02, rules 1-5): how two entities connect.
 //
@@ -55,14 +53,6 @@ export interface PathRequest {
   maxHops: 1 | 2;
   evidence: number;
 }
-
-export interface GraphPath {
-  hops: string[];
-  edges: GraphEdge[];
-  strength: number;
-}
-
-export type PathResponse = { from: GraphSeed; to: GraphSeed; direct: GraphEdge; paths: GraphPath[] } & GraphEnvelope;
 
 export async function connectionPath(scope: GraphScope, request: PathRequest): Promise<PathResponse> {
   const [indexed, from, to] = await Promise.all([

@@ -11,11 +11,9 @@ import {
   resolveSeed,
   seedBody,
   withEvidence,
-  type GraphEdge,
-  type GraphEnvelope,
   type GraphScope,
-  type GraphSeed,
 } from "./graph-common.js";
+import type { RelatedResponse } from "../../schemas/graph-responses.js";
 
 // GET /graph/related (spec 02): the entities co-mentioned with one entity.
 //
@@ -31,8 +29,6 @@ export interface RelatedRequest {
   limit: number;
   evidence: number;
 }
-
-export type RelatedResponse = { seed: GraphSeed; related: GraphEdge[] } & GraphEnvelope;
 
 /** Facet values read per type: deep enough that a group's spellings are counted together, whatever the limit. */
 export function neighbourDepth(wanted: number): number {

@@ -1,7 +1,7 @@
 import type { EntityRef } from "../../domain/entities/entity-key.js";
-import type { SourceType } from "../../domain/article.js";
 import type { Plan } from "../../domain/plans.js";
 import type { IndexBackend } from "../../ports/index-backend.js";
+import type { GRAPH_SCOPE, ParamsOf } from "../../schemas/params.js";
 import { ApiError } from "../../shared/api-error.js";
 import { closestName } from "../../shared/closest-name.js";
 import { parseEntityIds } from "../entities/entity-ids.js";
@@ -15,21 +15,15 @@ import { QueryLedger } from "./query-ledger.js";
 // rule is a 400, never charged): one id where one is taken, the edge types,
 // the window and the narrowing filters.
 
-export interface GraphParams {
-  from?: string;
-  to?: string;
-  language?: string;
-  publisher_country?: string;
-  source_type?: SourceType;
-  country?: string;
-}
+/** The window and narrowing filters every graph endpoint takes, as validated against GRAPH_SCOPE. */
+export type GraphScopeParams = ParamsOf<typeof GRAPH_SCOPE>;
 
 export interface GraphBase {
   window: { from?: string; to?: string };
   narrowing: NarrowingFilters;
 }
 
-export function graphBase(params: GraphParams): GraphBase {
+export function graphBase(params: GraphScopeParams): GraphBase {
   const narrowing: NarrowingFilters = {};
   for (const name of ["language", "publisher_country", "source_type", "country"] as const) {
     const value = params[name]?.trim();

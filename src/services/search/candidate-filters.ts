@@ -1,19 +1,17 @@
 import { geohashCover, MAX_GEOHASH_CELLS, type GeoArea } from "../../domain/geo-area.js";
 import type { CandidateCheck } from "../../domain/search-query.js";
+import type { LIST_FILTERS, ParamsOf, SHARED_FILTERS } from "../../schemas/params.js";
 import { ApiError } from "../../shared/api-error.js";
 
 // The geographic and amount filters of spec section 4 (`near` + `radius_km`,
 // `bbox`, `amount_min`/`amount_max`) with their cross-field rules, as the
 // check their candidates go through (domain/search-query.ts CandidateCheck).
 
-export interface CandidateParams {
-  near?: string;
-  radius_km?: number;
-  bbox?: string;
-  amount_min?: number;
-  amount_max?: number;
-  amount_object?: string;
-}
+/** The geographic and amount parameters as validated against their declarations (schemas/params.ts). */
+export type CandidateParams = Pick<
+  ParamsOf<typeof SHARED_FILTERS & typeof LIST_FILTERS>,
+  "near" | "radius_km" | "bbox" | "amount_min" | "amount_max" | "amount_object"
+>;
 
 /** The names of the parameters that make a check: they cannot page by `cursor` (spec, Pagination rule 3). */
 export const CANDIDATE_PARAMS = ["near", "bbox", "amount_min", "amount_max"] as const;

@@ -92,7 +92,11 @@ export async function searchArticles(
   return outcome;
 }
 
-function present(hit: SearchHit, view: "full" | "compact", area: GeoArea | undefined): SearchResponse["results"][number] {
+function present(
+  hit: SearchHit,
+  view: ArticleSearchRequest["view"],
+  area: GeoArea | undefined,
+): SearchResponse["results"][number] {
   if (view === "compact") return toCompactArticle(hit.article, hit.score);
   const full: Article & { score?: number; matched_locations?: MatchedLocation[] } = toArticle(hit.article);
   if (hit.score !== undefined) full.score = hit.score;

@@ -4,12 +4,13 @@ import { parseKeywordQuery, type KeywordQuery } from "../../domain/keyword-query
 import { isMentionedDate } from "../../domain/mentioned-date.js";
 import type { ArticleFilters, FacetRequest } from "../../domain/search-query.js";
 import type { RankingMode } from "../../domain/pricing.js";
+import type { LIST_FILTERS, LIST_PARAMS, ParamsOf, SHARED_FILTERS, STORY_QUERY } from "../../schemas/params.js";
 import { ApiError } from "../../shared/api-error.js";
 import { closestName } from "../../shared/closest-name.js";
 import { parseTimeBound } from "../../shared/timestamps.js";
 import { parseEntityIds } from "../entities/entity-ids.js";
-import { signalRangesOf, type PercentileRequest, type SignalParams } from "./signal-filters.js";
-import { CANDIDATE_PARAMS, candidateCheckOf, type CandidateParams } from "./candidate-filters.js";
+import { signalRangesOf, type PercentileRequest } from "./signal-filters.js";
+import { CANDIDATE_PARAMS, candidateCheckOf } from "./candidate-filters.js";
 import type { CandidateCheck } from "../../domain/search-query.js";
 
 // Cross-field rules of /search and /top-headlines (spec section 4: shared
@@ -17,21 +18,15 @@ import type { CandidateCheck } from "../../domain/search-query.js";
 // own checks. Everything here runs before any index work; a broken rule is a
 // 400 that is never charged.
 
-/** Parameters as validated against their declarations (schemas/params.ts). */
-export type ListParams = { [K in FilterField]?: string } & SignalParams &
-  CandidateParams & {
-    entity_id?: string | string[];
-    q?: string;
-    mode?: RankingMode;
-    from?: string;
-    to?: string;
-    offset?: number;
-    limit?: number;
-    facets?: string;
-    facet_limit?: number;
-    view?: "full" | "compact";
-    cursor?: string;
-  };
+/**
+ * Parameters as validated against their declarations (schemas/params.ts):
+ * /search takes them all; /top-headlines, /stories, /aggregate and a watch's
+ * query a part.
+ */
+export type ListParams = ParamsOf<typeof STORY_QUERY & typeof SHARED_FILTERS & typeof LIST_FILTERS & typeof LIST_PARAMS>;
+
+/** `view`: every field, or the compact few. */
+export type ArticleView = NonNullable<ListParams["view"]>;
 
 export interface ArticleSearchRequest {
   keywords: KeywordQuery | undefined;
@@ -43,7 +38,7 @@ export interface ArticleSearchRequest {
   filters: ArticleFilters;
   offset: number;
   limit: number;
-  view: "full" | "compact";
+  view: ArticleView;
   facets?: FacetRequest;
   /** Cursor paging: where to resume (null on `cursor=start`) and the fingerprint every page must match. */
   cursor?: { after: CursorPosition | null; fingerprint: string };

@@ -1,5 +1,6 @@
 import type { SignalRange } from "../../domain/search-query.js";
 import { isSignalName, SIGNAL_NAMES, type SignalName } from "../../domain/vocabularies/signals-v1.js";
+import type { LIST_FILTERS, ParamsOf, SHARED_FILTERS } from "../../schemas/params.js";
 import { ApiError } from "../../shared/api-error.js";
 import { closestName } from "../../shared/closest-name.js";
 
@@ -8,13 +9,11 @@ import { closestName } from "../../shared/closest-name.js";
 // and `signal_percentile_min`, with their cross-field rules (rules 2 and 3).
 // All ranges must hold; a range matches articles carrying the signal.
 
-export interface SignalParams {
-  signal?: string;
-  signal_min?: number;
-  signal_max?: number;
-  signals?: string;
-  signal_percentile_min?: number;
-}
+/** The signal parameters as validated against their declarations (schemas/params.ts). */
+export type SignalParams = Pick<
+  ParamsOf<typeof SHARED_FILTERS & typeof LIST_FILTERS>,
+  "signal" | "signal_min" | "signal_max" | "signals" | "signal_percentile_min"
+>;
 
 /** `signal_percentile_min`: the threshold is the intensity at `percentile` among the matching articles carrying `name`. */
 export interface PercentileRequest {
@@ -24,7 +23,7 @@ export interface PercentileRequest {
 
 export function signalRangesOf(params: SignalParams): { ranges: SignalRange[]; percentile?: PercentileRequest } {
   const ranges: SignalRange[] = [];
-  const signal = params.signal as SignalName | undefined;
+  const signal = params.signal;
   for (const bound of ["signal_min", "signal_max", "signal_percentile_min"] as const) {
     if (params[bound] !== undefined && signal === undefined) {
       throw invalid(bound, `'${bound}' bounds 'signal': give 'signal' too (or use 'signals=name:min:max').`);

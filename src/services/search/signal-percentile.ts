@@ -1,19 +1,12 @@
 import type { ArticleQuery } from "../../domain/search-query.js";
 import type { IndexBackend, PartitionFailure } from "../../ports/index-backend.js";
+import type { SignalThreshold } from "../../schemas/responses.js";
 import type { PercentileRequest } from "./signal-filters.js";
 
 // The threshold pass of `signal_percentile_min` (spec section 4; priced as one
 // extra credit): the signal's intensity at the percentile over every article
 // the rest of the query matches and that carries the signal, then the query
 // runs with that intensity as the signal's lower bound.
-
-export interface SignalThreshold {
-  name: string;
-  percentile: number;
-  /** Null when no matching article carries the signal (nothing then matches). */
-  value: number | null;
-  approximate: boolean;
-}
 
 export async function withSignalThreshold<Q extends Pick<ArticleQuery, "keywords" | "filters" | "budgetMs">>(
   index: Pick<IndexBackend, "signalPercentile">,

@@ -10,6 +10,7 @@ import { getArticle } from "../articles/get-article.js";
 import { meaningCompleteness } from "./search-by-meaning.js";
 import { applyPlanWindow } from "./plan-window.js";
 import { QUERY_BUDGET_MS } from "./search-articles.js";
+import type { ArticleView } from "./search-request.js";
 
 // GET /similar/{id}: the articles nearest the seed's embedding within the
 // plan's reach, one per story (its member nearest the seed), leaving out the
@@ -26,7 +27,7 @@ export const SIMILAR_DEPTH = 500;
 export interface SimilarRequest {
   id: string;
   limit: number;
-  view: "full" | "compact";
+  view: ArticleView;
 }
 
 export async function similarArticles(

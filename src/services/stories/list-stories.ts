@@ -1,3 +1,4 @@
+import type { Static } from "@sinclair/typebox";
 import { ATTRIBUTION } from "../../domain/attribution.js";
 import type { KeywordQuery } from "../../domain/keyword-query.js";
 import type { Plan } from "../../domain/plans.js";
@@ -8,7 +9,9 @@ import { withSignalThreshold } from "../search/signal-percentile.js";
 import type { PercentileRequest } from "../search/signal-filters.js";
 import { byRecency, bySize, type RankedStory, type SizeOrder } from "../../domain/stories/story-order.js";
 import type { StoryIndex, StoryMatch, StoryMatches, StoryQuery } from "../../ports/story-index.js";
+import type { Params } from "../../schemas/params.js";
 import type { StoriesResponse, StoryItem } from "../../schemas/responses.js";
+import type { Same } from "../../shared/same-type.js";
 import { assertSomethingRead, mergeFailures } from "../search/coverage.js";
 import { rankByMeaning, type MeaningRanking } from "../search/meaning-ranking.js";
 import { checkRanking, meaningCompleteness } from "../search/search-by-meaning.js";
@@ -23,6 +26,9 @@ import { STORY_SOURCES_CAP } from "./get-story.js";
 // growing in the list as outlets pick it up (what watches count).
 
 export type StorySort = SizeOrder | "recency";
+// Compile-time: `sort` declares exactly the orders listed here.
+const sortsMatch: Same<StorySort, Static<typeof Params.sort>> = true;
+void sortsMatch;
 
 /** Without `sort`: the best match first when there is a `q`, else the newest (docs/completeness.md). */
 type StoryOrder = StorySort | "relevance";

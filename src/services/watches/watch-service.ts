@@ -3,11 +3,20 @@ import { ATTRIBUTION } from "../../domain/attribution.js";
 import type { Plan } from "../../domain/plans.js";
 import type { EventKind } from "../../domain/watches/watch.js";
 import { invalidUrl, parseWebhookUrl } from "../../domain/watches/webhook-url.js";
-import type { SavedQuery, StoredEvent, WatchRecord, WatchStore } from "../../ports/watch-store.js";
+import type { SavedQuery, StoredEvent, WatchEvent, WatchRecord, WatchStore } from "../../ports/watch-store.js";
 import type { WebhookSender } from "../../ports/webhook-sender.js";
-import type { WatchCreated, WatchView } from "../../schemas/responses.js";
+import type {
+  WatchBody,
+  WatchCreated,
+  WatchDeleted,
+  WatchEvents,
+  WatchList,
+  WatchView,
+  WatchWebhook,
+} from "../../schemas/responses.js";
 import { ApiError } from "../../shared/api-error.js";
 import type { Clock } from "../../shared/clock.js";
+import type { Same } from "../../shared/same-type.js";
 import { toStamp } from "../../shared/timestamps.js";
 import type { Caller } from "../accounts/account-service.js";
 
@@ -84,26 +93,21 @@ export class WatchService {
     return { ...view(record), webhook_secret: record.webhook_secret, attribution: ATTRIBUTION };
   }
 
-  async list(caller: Caller): Promise<{ watches: WatchView[]; count: number; limit: number; attribution: string }> {
+  async list(caller: Caller): Promise<WatchList> {
     const watches = await this.store.listWatches(caller.tenant.id);
     return { watches: watches.map(view), count: watches.length, limit: caller.plan.watch_limit, attribution: ATTRIBUTION };
   }
 
-  async get(caller: Caller, id: string): Promise<WatchView & { attribution: string }> {
+  async get(caller: Caller, id: string): Promise<WatchBody> {
     return { ...view(await this.owned(caller, id)), attribution: ATTRIBUTION };
   }
 
-  async remove(caller: Caller, id: string): Promise<{ deleted: true; id: string; attribution: string }> {
+  async remove(caller: Caller, id: string): Promise<WatchDeleted> {
     if (!(await this.store.deleteWatch(caller.tenant.id, id))) throw notFound(id);
     return { deleted: true, id, attribution: ATTRIBUTION };
   }
 
-  async events(
-    caller: Caller,
-    id: string,
-    after: string | undefined,
-    limit: number,
-  ): Promise<{ events: StoredEvent[]; next_after: string | null; attribution: string }> {
+  async events(caller: Caller, id: string, after: string | undefined, limit: number): Promise<WatchEvents> {
     const watch = await this.owned(caller, id);
     // One more than the page tells whether an older event is kept.
     const found = await this.store.listEvents(watch.id, after, limit + 1);
@@ -118,6 +122,16 @@ export class WatchService {
     return watch;
   }
 }
+
+// Compile-time: stored events are served and posted as they are, and a watch
+// as it is stored but for what only the server keeps, so each must stay the
+// shape its schema declares (a field added to a record would leak otherwise).
+const eventServed: Same<StoredEvent, WatchEvents["events"][number]> = true;
+const eventPosted: Same<WatchEvent, WatchWebhook["event"]> = true;
+const watchServed: Same<Omit<WatchRecord, "tenant_id" | "key_id" | "webhook_secret">, WatchView> = true;
+void eventServed;
+void eventPosted;
+void watchServed;
 
 /** A watch without what only the server keeps (tenant, key, secret). */
 function view(record: WatchRecord): WatchView {
