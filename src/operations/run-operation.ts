@@ -1,5 +1,6 @@
 import { ApiError } from "../shared/api-error.js";
 import type { Caller } from "../services/accounts/account-service.js";
+import type { Metered } from "../services/accounts/credit-service.js";
 import type { Operation, OperationDeps, PlannedCall } from "./operation.js";
 import { validateBody, validateParams, type ParamsForm } from "./validate-params.js";
 
@@ -56,7 +57,7 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
   }
 
   const { price } = planned;
-  let metered;
+  let metered: Metered<object>;
   try {
     metered = await deps.credits.metered(caller, price, "call", (meter) => planned.execute(meter), {
       // A 404 is charged the operation's minimum; any other error nothing.

@@ -84,29 +84,16 @@ export class CreditService {
    * the budget's error; a job, held to the monthly cap only, is undefined when
    * it does not fit), run it, charge what it took within its price, settle.
    */
-  metered<T>(
+  async metered<T, As extends "call" | "job">(
     caller: Caller,
     price: Price,
-    as: "call",
-    work: (meter: Meter) => Promise<T>,
-    options?: MeterOptions<T>,
-  ): Promise<Metered<T>>;
-  metered<T>(
-    caller: Caller,
-    price: Price,
-    as: "job",
-    work: (meter: Meter) => Promise<T>,
-    options?: MeterOptions<T>,
-  ): Promise<Metered<T> | undefined>;
-  async metered<T>(
-    caller: Caller,
-    price: Price,
-    as: "call" | "job",
+    as: As,
     work: (meter: Meter) => Promise<T>,
     options: MeterOptions<T> = {},
-  ): Promise<Metered<T> | undefined> {
+  ): Promise<As extends "call" ? Metered<T> : Metered<T> | undefined> {
+    type Answer = As extends "call" ? Metered<T> : Metered<T> | undefined;
     const hold = as === "call" ? await this.reserve(caller, price) : await this.reserveForJob(caller, price);
-    if (hold === undefined) return undefined;
+    if (hold === undefined) return undefined as Answer;
     let took: number | undefined;
     let outcome: WorkOutcome<T>;
     let charged: number;
@@ -123,7 +110,7 @@ export class CreditService {
       await this.settle(hold, 0);
       throw error;
     }
-    return { ...outcome, charged, headers: await this.settle(hold, charged) };
+    return { ...outcome, charged, headers: await this.settle(hold, charged) } as Answer;
   }
 
   /** Gives back what crashed processes held (see ControlStore.releaseAbandonedHolds). */
