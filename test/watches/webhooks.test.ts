@@ -301,10 +301,13 @@ describe("webhook deliveries of a key that is no longer usable", () => {
     expect(await json(await server.get(`/watches/${watch.id}`, watch.key))).toMatchObject({ status: "paused_key" });
     // Still pending, not failed: retried hourly, delivered once the key is usable, charged then.
     expect((await eventsOf(server, watch.id, "", watch.key)).events[0]?.delivery_status).toBe("pending");
+    // Reading the watch and its events cost 1 credit each.
+    const resumed = await used();
+    expect(resumed).toBe(before + 2);
     clock.advance(60 * MINUTE);
     expect(outcomes(await jobs().deliverer.deliverDue())).toContain("delivered");
     expect(sentFor(watch.id)).toHaveLength(1);
-    expect(await used()).toBe(before + 1);
+    expect(await used()).toBe(resumed + 1);
   });
 
   it("of a revoked key are not attempted nor charged, and the watch is paused_key", async () => {
