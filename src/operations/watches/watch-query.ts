@@ -24,9 +24,7 @@ export const WATCH_QUERY_FIELDS: Record<string, TSchema> = Object.fromEntries(
     // In a JSON body `signals` may also be the array of {name, min, max} (spec 02, POST /watches).
     .map(([name, schema]) => [
       name,
-      name === "signals"
-        ? Type.Optional(Type.Union([Params.signals, SignalClauses], { description: Params.signals.description }))
-        : schema,
+      name === "signals" ? Type.Optional(Type.Union([Params.signals, SignalClauses], { description: Params.signals.description })) : schema,
     ]),
 );
 
