@@ -99,7 +99,7 @@ describe.each(["sqlite", "postgres"] as const)("kill -9 during a burst of priced
     return ((await response.json()) as { credits_used: number }).credits_used;
   }
 
-  it("after a restart, the counter holds exactly the charges of the answered calls: the cut ones cost nothing", async () => {
+  it("after a restart, the counter holds the charges of the answered calls: the cut ones cost nothing", async () => {
     const first = await serve();
     const headers = { "x-api-key": key };
     const before = await creditsUsed(first.origin);
