@@ -14,6 +14,9 @@ export const DOCS_DIR = new URL("../docs/", import.meta.url).pathname;
 /** How long a shutdown waits for open connections before cutting them. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/** How often a running server looks for credit holds a crashed replica left on the shared store. */
+const ABANDONED_HOLDS_EVERY_MS = 60_000;
+
 /** Builds the HTTP app on a container and starts listening; closes everything on SIGINT/SIGTERM. */
 export async function serve(container: Container, config: Config, logger: Logger): Promise<FastifyInstance> {
   const app = await buildApp({
@@ -23,6 +26,9 @@ export async function serve(container: Container, config: Config, logger: Logger
     docsDir: DOCS_DIR,
     adminToken: config.adminToken,
   });
+  // Holds a crashed process left (calls it never answered) are given back before this one answers: never charged.
+  await releaseAbandonedHolds(container, logger);
+  const sweeper = setInterval(() => void releaseAbandonedHolds(container, logger), ABANDONED_HOLDS_EVERY_MS).unref();
   await app.listen({ host: config.host, port: config.port });
   // Due watches and webhook deliveries, beside the HTTP server; every replica runs it (leases keep runs single).
   const scheduler = container.watchJobs && startWatchScheduler(container.watchJobs, logger);
@@ -31,6 +37,7 @@ export async function serve(container: Container, config: Config, logger: Logger
   follower?.start();
   const shutdown = (signal: string): void => {
     logger.info({ signal }, "shutting down");
+    clearInterval(sweeper);
     void closeApp(app, SHUTDOWN_GRACE_MS)
       .then(() => scheduler?.stop())
       .then(() => follower?.stop())
@@ -40,4 +47,13 @@ export async function serve(container: Container, config: Config, logger: Logger
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);
   return app;
+}
+
+async function releaseAbandonedHolds(container: Container, logger: Logger): Promise<void> {
+  try {
+    const released = await container.credits.releaseAbandonedHolds();
+    if (released > 0) logger.info({ released }, "released credit holds of calls a stopped process never answered");
+  } catch (error) {
+    logger.warn({ err: error }, "could not release abandoned credit holds");
+  }
 }

@@ -1,5 +1,5 @@
 import type { DeliveryStatus, EventKind, WatchStatus } from "../domain/watches/watch.js";
-import type { DeliveryJob, StoredEvent, WatchEvent, WatchRecord } from "../ports/watch-store.js";
+import type { DeliveryJob, DeliverySettlement, StoredEvent, WatchEvent, WatchRecord } from "../ports/watch-store.js";
 
 // Row shapes shared by the watch-store adapters (SQLite and PostgreSQL).
 
@@ -111,4 +111,27 @@ export function toDeliveryJob(row: DeliveryRow): DeliveryJob {
       webhook_secret: row.webhook_secret,
     },
   };
+}
+
+/** The delivery row a settlement writes; attempts null keeps the count (an attempt that was not made). */
+export function deliveryUpdate(settlement: DeliverySettlement): {
+  status: string;
+  attempts: number | null;
+  nextAttemptMs: number;
+  error: string | null;
+} {
+  const s = settlement;
+  switch (s.outcome) {
+    case "delivered":
+      return { status: "delivered", attempts: s.attempts, nextAttemptMs: 0, error: null };
+    case "failed":
+      return { status: "failed", attempts: s.attempts, nextAttemptMs: 0, error: s.error };
+    case "retry":
+      return { status: "pending", attempts: s.attempts, nextAttemptMs: s.nextAttemptMs, error: s.error };
+    case "held_credits":
+      return { status: "held_credits", attempts: null, nextAttemptMs: s.nextAttemptMs, error: null };
+    // Waits as it was: still pending, until the owning key is valid again.
+    case "paused_key":
+      return { status: "pending", attempts: null, nextAttemptMs: s.nextAttemptMs, error: null };
+  }
 }

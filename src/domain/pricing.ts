@@ -165,5 +165,10 @@ function addGraph(add: Add, min: number, max: number): void {
  * (one batch) plus each further batch the most expensive monthly index checked.
  */
 export function candidateCharge(price: CreditRange, batches: number): number {
-  return price.min + Math.max(0, Math.min(batches, CANDIDATE_BATCHES.max) - CANDIDATE_BATCHES.min);
+  return price.min + extraCandidateBatches(batches);
+}
+
+/** Batches checked beyond the one a price's minimum counts, up to the last the range allows. */
+export function extraCandidateBatches(batches: number): number {
+  return Math.max(0, Math.min(batches, CANDIDATE_BATCHES.max) - CANDIDATE_BATCHES.min);
 }

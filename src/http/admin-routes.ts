@@ -3,7 +3,7 @@ import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { PLAN_IDS, PLANS } from "../domain/plans.js";
-import type { AccountService } from "../services/accounts/account-service.js";
+import { MAX_GRACE_MINUTES, MAX_TTL_HOURS, type AccountService } from "../services/accounts/account-service.js";
 import type { CreditService } from "../services/accounts/credit-service.js";
 import { ApiError } from "../shared/api-error.js";
 import { sendApiError } from "../transport/error-reply.js";
@@ -25,12 +25,12 @@ const CreateKey = Type.Object(
   {
     tenant: Type.String({ minLength: 1 }),
     plan: Type.Optional(Plan),
-    ttl_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: 24 })),
+    ttl_hours: Type.Optional(Type.Number({ exclusiveMinimum: 0, maximum: MAX_TTL_HOURS })),
   },
   { additionalProperties: false },
 );
 const RotateKey = Type.Object(
-  { grace_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: 10_080 })) },
+  { grace_minutes: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_GRACE_MINUTES })) },
   { additionalProperties: false },
 );
 

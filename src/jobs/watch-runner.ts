@@ -5,7 +5,6 @@ import type { OperationDeps } from "../operations/operation.js";
 import { planStoriesCall } from "../operations/watches/watch-query.js";
 import type { StoryState, WatchEvent, WatchRecord, WatchStore } from "../ports/watch-store.js";
 import type { StoriesResponse } from "../schemas/responses.js";
-import type { Hold } from "../services/accounts/credit-service.js";
 import type { Logger } from "../shared/logger.js";
 import { parseStamp, toStamp } from "../shared/timestamps.js";
 
@@ -72,22 +71,26 @@ export class WatchRunner {
     const from = toStamp((watch.watermark === null ? nowMs : (parseStamp(watch.watermark) ?? nowMs)) - lookback);
     const window = { from, to: runStart, limit: WATCH_LIMITS.storiesPerRun };
 
-    let answer: StoriesResponse | undefined;
-    let hold: Hold | undefined;
+    let call: ReturnType<typeof planStoriesCall>;
     try {
-      const call = planStoriesCall(watch.query, window, caller, this.deps);
-      hold = await this.deps.credits.reserveForJob(caller, call.price);
-      // A hard-capped key whose month cannot cover the run: paused, rechecked after an hour or the interval.
-      if (hold === undefined) return this.pause(watch, "paused_credits", nowMs + Math.max(every, WATCH_LIMITS.creditsRecheckMs));
-      let took = call.price.max;
-      answer = (await call.execute({ took: (credits) => (took = credits) })) as StoriesResponse;
-      await this.deps.credits.settle(hold, Math.min(call.price.max, Math.max(call.price.min, took)));
+      call = planStoriesCall(watch.query, window, caller, this.deps);
     } catch (error) {
-      if (hold !== undefined) await this.deps.credits.settle(hold, 0);
       this.logger.warn({ watch_id: watch.id, err: error }, "watch run failed");
-      answer = undefined;
+      return this.record(watch, undefined, nowMs);
     }
-    return this.record(watch, answer, nowMs);
+    let report: RunReport | undefined;
+    const metered = await this.deps.credits.metered(caller, call.price, "job", (meter) => call.execute(meter), {
+      // The run is recorded before it is charged: a crash in between leaves it uncharged, never charged twice.
+      beforeSettle: async (outcome) => {
+        if (!outcome.ok) this.logger.warn({ watch_id: watch.id, err: outcome.error }, "watch run failed");
+        report = await this.record(watch, outcome.ok ? (outcome.value as StoriesResponse) : undefined, nowMs);
+      },
+    });
+    // A hard-capped key whose month cannot cover the run: paused, rechecked after an hour or the interval.
+    if (metered === undefined) {
+      return this.pause(watch, "paused_credits", nowMs + Math.max(every, WATCH_LIMITS.creditsRecheckMs));
+    }
+    return this.recorded(report);
   }
 
   /** Writes what a run saw: events per the per-story states, the watermark when complete. */
@@ -154,6 +157,12 @@ export class WatchRunner {
     } catch {
       return undefined;
     }
+  }
+
+  /** The report `beforeSettle` wrote: it runs whenever a reservation was admitted. */
+  private recorded(report: RunReport | undefined): RunReport {
+    if (report === undefined) throw new Error("an admitted watch run settled without being recorded");
+    return report;
   }
 
   private async pause(watch: WatchRecord, status: WatchStatus, nextMs: number): Promise<RunReport> {

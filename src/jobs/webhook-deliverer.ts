@@ -73,39 +73,39 @@ export class WebhookDeliverer {
     if (owner === undefined || job.watch.webhook_url === null || job.watch.webhook_secret === null) {
       return { outcome: "failed", attempts: job.attempts, error: "the watch's key or webhook is gone" };
     }
-    const hold = await this.credits.reserveForJob(owner.caller, priceOf({ operation: "watch" }));
-    if (hold === undefined) return { outcome: "held_credits", nextAttemptMs: nowMs + WATCH_LIMITS.heldRetryMs };
+    // The owning key revoked or expired, or its tenant suspended (spec 02, section 3): the watch is paused_key and
+    // the delivery waits, not attempted and not charged, until the key is valid again or the event's retention ends.
+    if (!owner.usable) return { outcome: "paused_key", nextAttemptMs: nowMs + WATCH_LIMITS.heldRetryMs };
+    const { webhook_url: address, webhook_secret: secret } = job.watch;
 
     const attempt = job.attempts + 1;
-    let error: string | undefined;
-    let charged = 0;
-    try {
-      // Checked again at every delivery: a host may resolve elsewhere since the watch was created.
-      const url = parseWebhookUrl(job.watch.webhook_url);
+    const metered = await this.credits.metered(owner.caller, priceOf({ operation: "watch" }), "job", async () => {
+      // Checked again at every delivery: a host may resolve elsewhere since the watch was created. A refused
+      // address is not attempted, so not charged (it throws); an attempt that reached the network is.
+      const url = parseWebhookUrl(address);
       const resolved = await this.sender.resolve(url);
-      if (!resolved.ok) error = `refused: ${resolved.reason}`;
-      else {
-        const webhook: WatchWebhook = {
-          delivery_id: job.delivery_id,
-          watch_id: job.watch.id,
-          label: job.watch.label,
-          attempt,
-          event: job.event,
-        };
-        const body = JSON.stringify(webhook);
-        charged = 1;
+      if (!resolved.ok) throw new Error(`refused: ${resolved.reason}`);
+      const webhook: WatchWebhook = {
+        delivery_id: job.delivery_id,
+        watch_id: job.watch.id,
+        label: job.watch.label,
+        attempt,
+        event: job.event,
+      };
+      const body = JSON.stringify(webhook);
+      try {
         const posted = await this.sender.post(url, resolved.target, body, {
           [WEBHOOK_HEADERS.event]: job.event.kind,
           [WEBHOOK_HEADERS.delivery]: job.delivery_id,
-          [WEBHOOK_HEADERS.signature]: webhookSignature(job.watch.webhook_secret, body),
+          [WEBHOOK_HEADERS.signature]: webhookSignature(secret, body),
         });
-        if (!posted.ok) error = posted.error;
+        return posted.ok ? undefined : posted.error;
+      } catch (thrown) {
+        return thrown instanceof Error ? thrown.message : "delivery failed";
       }
-    } catch (thrown) {
-      error = thrown instanceof Error ? thrown.message : "delivery failed";
-    } finally {
-      await this.credits.settle(hold, charged);
-    }
+    });
+    if (metered === undefined) return { outcome: "held_credits", nextAttemptMs: nowMs + WATCH_LIMITS.heldRetryMs };
+    const error = metered.ok ? metered.value : metered.error instanceof Error ? metered.error.message : "delivery failed";
     if (error === undefined) return { outcome: "delivered", attempts: attempt };
     this.logger.info({ watch_id: job.watch.id, delivery_id: job.delivery_id, attempt, error }, "webhook attempt failed");
     const delay = WATCH_LIMITS.retryDelaysMs[attempt - 1];

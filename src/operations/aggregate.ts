@@ -1,10 +1,11 @@
 import { Type } from "@sinclair/typebox";
+import { chargeTaken } from "../domain/billing/charge.js";
 import { priceOf } from "../domain/pricing.js";
 import { AGGREGATE_FILTERS, Params } from "../schemas/params.js";
 import { AggregateResponseSchema } from "../schemas/aggregate-responses.js";
 import { toAggregateRequest } from "../services/aggregate/aggregate-request.js";
 import { aggregateSeries } from "../services/aggregate/aggregate-series.js";
-import { extraResolutionCredits, resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
+import { resolutionTaken, resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
 import { defineOperation } from "./operation.js";
 
 const { Optional } = Type;
@@ -38,7 +39,7 @@ export const aggregateOperation = defineOperation({
       execute: async (meter) => {
         const resolution = await resolveEntityFilters(deps.index, request.filters, caller.plan, deps.clock.now());
         const body = await aggregateSeries(deps.index, request);
-        if (resolution !== undefined) meter.took(price.min + extraResolutionCredits(resolution));
+        meter.took(chargeTaken(price, { resolution: resolutionTaken(resolution) }));
         return withResolved(body, resolution);
       },
     };

@@ -1,5 +1,6 @@
-import { candidateCharge, type Price, type RankingMode, type SearchExtras } from "../domain/pricing.js";
-import { extraResolutionCredits, resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
+import { chargeTaken } from "../domain/billing/charge.js";
+import type { Price, RankingMode, SearchExtras } from "../domain/pricing.js";
+import { resolutionTaken, resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
 import type { Caller } from "../services/accounts/account-service.js";
 import { searchArticles } from "../services/search/search-articles.js";
 import { searchByMeaning } from "../services/search/search-by-meaning.js";
@@ -42,10 +43,13 @@ export function runArticleSearch(
       mode !== "keyword" && text !== undefined
         ? await searchByMeaning(deps.index, deps.embedder, { ...request, mode, text }, caller.plan, now)
         : await searchArticles(deps.index, request, caller.plan, now);
-    // A cursor page's least is 1 credit, an entity id's 1 and candidate checks' 1 batch: the price's minimum counts each at that.
-    const cursorExtra = outcome.credits === undefined ? 0 : outcome.credits - 1;
-    const candidateExtra = outcome.candidateBatches === undefined ? 0 : candidateCharge(price, outcome.candidateBatches) - price.min;
-    meter.took(price.min + cursorExtra + extraResolutionCredits(resolution) + candidateExtra);
+    meter.took(
+      chargeTaken(price, {
+        cursorPage: outcome.credits,
+        resolution: resolutionTaken(resolution),
+        candidateBatches: outcome.candidateBatches,
+      }),
+    );
     return withResolved(outcome.body, resolution);
   };
 }

@@ -1,9 +1,10 @@
 import { Type } from "@sinclair/typebox";
-import { candidateCharge, priceOf } from "../domain/pricing.js";
+import { chargeTaken } from "../domain/billing/charge.js";
+import { priceOf } from "../domain/pricing.js";
 import { LIST_FILTERS, Params, STORY_QUERY, WINDOW } from "../schemas/params.js";
 import { StoriesResponseSchema } from "../schemas/responses.js";
 import { toSearchRequest } from "../services/search/search-request.js";
-import { extraResolutionCredits, resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
+import { resolutionTaken, resolveEntityFilters, withResolved } from "../services/entities/entity-aliases.js";
 import { listStories } from "../services/stories/list-stories.js";
 import { pricedMode, searchPriceInputs } from "./article-search.js";
 import { defineOperation } from "./operation.js";
@@ -36,7 +37,7 @@ export const listStoriesOperation = defineOperation({
       execute: async (meter) => {
         const now = deps.clock.now();
         const resolution = await resolveEntityFilters(deps.index, request.filters, caller.plan, now);
-        let candidateExtra = 0;
+        let candidateBatches: number | undefined;
         const body = await listStories(
           deps,
           {
@@ -55,10 +56,10 @@ export const listStoriesOperation = defineOperation({
           now,
           {
             articles: deps.index,
-            onCandidateBatches: (batches) => (candidateExtra = candidateCharge(price, batches) - price.min),
+            onCandidateBatches: (batches) => (candidateBatches = batches),
           },
         );
-        meter.took(price.min + extraResolutionCredits(resolution) + candidateExtra);
+        meter.took(chargeTaken(price, { resolution: resolutionTaken(resolution), candidateBatches }));
         return withResolved(body, resolution);
       },
     };

@@ -8,6 +8,7 @@ import type { AccountService, Caller } from "../services/accounts/account-servic
 import type { CreditService } from "../services/accounts/credit-service.js";
 import type { Clock } from "../shared/clock.js";
 import type { WatchService } from "../services/watches/watch-service.js";
+import type { Meter } from "../services/accounts/credit-service.js";
 
 // One descriptor per endpoint. REST routes, the OpenAPI document and MCP tools
 // are generated from these; run-operation.ts runs every call the same way.
@@ -25,10 +26,7 @@ export interface OperationDeps {
 }
 
 /** How a running call reports what it took, when its price is a range. */
-export interface CreditMeter {
-  /** The credits the call took; held within its price's range. Not calling it charges the worst case. */
-  took(credits: number): void;
-}
+export type CreditMeter = Meter;
 
 /** A validated call, priced before any work, ready to run. */
 export interface PlannedCall {

@@ -1,4 +1,5 @@
 import { Type } from "@sinclair/typebox";
+import { chargeTaken } from "../domain/billing/charge.js";
 import { priceOf } from "../domain/pricing.js";
 import { Params, WINDOW } from "../schemas/params.js";
 import { EntitiesResponseSchema } from "../schemas/entity-responses.js";
@@ -25,11 +26,12 @@ export const resolveEntityOperation = defineOperation({
   plan(params, caller, deps) {
     const request = { q: params.q, type: params.type, limit: params.limit ?? 10, ...parseWindow(params.from, params.to) };
     nameKeyOf(request);
+    const price = priceOf({ operation: "entities" });
     return {
-      price: priceOf({ operation: "entities" }),
+      price,
       execute: async (meter) => {
         const outcome = await resolveEntity(deps.index, request, caller.plan, deps.clock.now());
-        meter.took(outcome.passes);
+        meter.took(chargeTaken(price, { passes: outcome.passes }));
         return outcome.body;
       },
     };

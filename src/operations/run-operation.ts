@@ -1,6 +1,6 @@
 import { ApiError } from "../shared/api-error.js";
 import type { Caller } from "../services/accounts/account-service.js";
-import type { Hold } from "../services/accounts/credit-service.js";
+import type { Metered } from "../services/accounts/credit-service.js";
 import type { Operation, OperationDeps, PlannedCall } from "./operation.js";
 import { validateBody, validateParams, type ParamsForm } from "./validate-params.js";
 
@@ -34,7 +34,6 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
   const { caller } = admitted;
 
   let planned: PlannedCall;
-  let hold: Hold | undefined;
   try {
     const params = validateParams(operation, input.params, input.form, input.served);
     planned = operation.plan({ ...params, ...validateBody(operation, input.body, input.served) }, caller, deps);
@@ -61,30 +60,27 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
           : await planned.execute({ took: () => undefined });
       return { ok: true, body: withCharge(body, 0), credits_charged: 0, headers: await deps.credits.headers(caller) };
     }
-    hold = await deps.credits.reserve(caller, planned.price);
   } catch (error) {
     if (error instanceof ApiError) return refuse(caller, error, deps);
     throw error;
   }
 
-  let took: number | undefined;
+  const { price } = planned;
+  let metered: Metered<object>;
   try {
-    const body = await planned.execute({ took: (credits) => (took = credits) });
-    // What the call took, never above its estimate nor below its minimum.
-    const charged = Math.min(planned.price.max, Math.max(planned.price.min, took ?? planned.price.max));
-    return {
-      ok: true,
-      body: withCharge(body, charged),
-      credits_charged: charged,
-      headers: await deps.credits.settle(hold, charged),
-    };
+    metered = await deps.credits.metered(caller, price, "call", (meter) => planned.execute(meter), {
+      // A 404 is charged the operation's minimum; any other error nothing.
+      chargeOnError: (error) => (error instanceof ApiError && error.code === "not_found" ? price.min : 0),
+    });
   } catch (error) {
-    // A 404 is charged the operation's minimum; any other error nothing.
-    const charged = error instanceof ApiError && error.code === "not_found" ? planned.price.min : 0;
-    const headers = await deps.credits.settle(hold, charged);
-    if (error instanceof ApiError) return { ok: false, error, credits_charged: charged, headers };
+    // Refused by a budget before anything ran.
+    if (error instanceof ApiError) return refuse(caller, error, deps);
     throw error;
   }
+  const { charged, headers } = metered;
+  if (metered.ok) return { ok: true, body: withCharge(metered.value, charged), credits_charged: charged, headers };
+  if (metered.error instanceof ApiError) return { ok: false, error: metered.error, credits_charged: charged, headers };
+  throw metered.error;
 }
 
 /**

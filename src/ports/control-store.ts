@@ -1,4 +1,7 @@
+import type { Admission, CreditDemand, CreditState, MessageAdmission } from "../domain/billing/admission.js";
 import type { PlanId } from "../domain/plans.js";
+
+export type { CreditState, MessageAdmission } from "../domain/billing/admission.js";
 
 // Tenants, API keys and credit counters. SQLite (control.db) in the embedded
 // shape, PostgreSQL when replicas share it: every replica then reports the
@@ -29,40 +32,35 @@ export interface KeyOwner {
   tenant: Tenant;
 }
 
-export interface CreditState {
-  /** Credits used in the current calendar month (UTC). */
-  credits_used: number;
-  /** Credits left in the per-minute bucket; negative after a call larger than a minute's credits. */
-  minute_tokens: number;
-}
-
 /** The figures a tenant's buckets refill at: the plan's. */
 export interface Rates {
   /** Per-minute credit bucket size and refill per 60 s. */
   creditsPerMinute: number;
 }
 
-export interface Reserve {
+export interface Reserve extends CreditDemand {
   tenantId: string;
   /** `YYYYMM` of the month counted in. */
   period: string;
   nowMs: number;
   rates: Rates;
-  /** Credits to reserve: the call's worst case. */
-  credits: number;
-  /** Refuse when the month's usage would pass this (a hard-capped plan); null: no cap. */
-  monthlyCap: number | null;
-  /** Refuse unless the minute bucket holds at least this many credits. */
-  minuteNeeded: number;
+  /**
+   * Keeps the reservation as a hold of this id, owned by this store's process
+   * until settled: a hold whose process ended unsettled (a crash) is released
+   * by `releaseAbandonedHolds`. Without it the reservation is a plain debit.
+   */
+  holdId?: string;
 }
 
-export type Reservation =
-  { admitted: true; state: CreditState } | { admitted: false; refusedBy: "monthly" | "minute"; state: CreditState };
+export type Reservation = Admission;
 
-export interface MessageAdmission {
-  admitted: boolean;
-  /** Messages left this minute (after this one when admitted). */
-  remaining: number;
+/** A reservation kept as a hold, as `settle` needs it. */
+export interface HeldCredits {
+  holdId: string;
+  tenantId: string;
+  period: string;
+  /** The credits reserved: the call's worst case. */
+  credits: number;
 }
 
 export interface ControlStore {
@@ -92,6 +90,19 @@ export interface ControlStore {
   reserve(request: Reserve): Promise<Reservation>;
   /** Gives back credits a reservation held but the call did not take (all of them on an error). */
   release(tenantId: string, period: string, credits: number, rates: Rates, nowMs: number): Promise<CreditState>;
+  /**
+   * Settles a hold to `charged`: removes it and gives back what it held beyond
+   * that. A hold already released as abandoned is charged `charged` afresh, so
+   * the call counts once either way.
+   */
+  settle(hold: HeldCredits, charged: number, rates: Rates, nowMs: number): Promise<CreditState>;
+  /**
+   * Gives back the holds of processes that ended without settling them (a
+   * crash, a kill): an unanswered call is charged nothing. Holds of a running
+   * process, this one or another replica on the same store, are never touched.
+   * Returns the number of holds released.
+   */
+  releaseAbandonedHolds(): Promise<number>;
   creditState(tenantId: string, period: string, rates: Rates, nowMs: number): Promise<CreditState>;
 
   /** Takes one message token (free calls and refused requests) from a bucket of `perMinute`, refilled continuously. */

@@ -90,6 +90,8 @@ export type DeliverySettlement =
   | { outcome: "delivered"; attempts: number }
   | { outcome: "retry"; attempts: number; nextAttemptMs: number; error: string }
   | { outcome: "held_credits"; nextAttemptMs: number }
+  /** The owning key is not usable: the delivery waits unattempted (still pending) and the watch is `paused_key`. */
+  | { outcome: "paused_key"; nextAttemptMs: number }
   | { outcome: "failed"; attempts: number; error: string };
 
 export interface WatchStore {

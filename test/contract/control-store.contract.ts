@@ -7,6 +7,8 @@ export interface ControlFixture {
   store: ControlStore;
   /** Closes and reopens the same storage, to prove durability. */
   reopen(): Promise<ControlStore>;
+  /** A second store on the same storage: another process or replica sharing it; the test closes it. */
+  openAnother(): ControlStore;
   dispose(): Promise<void>;
 }
 
@@ -95,6 +97,39 @@ export function describeControlStoreContract(name: string, create: () => Promise
       // 300 - 100, +150 refilled over 30 s (capped at 300), -250, -50: nothing is left at t0 + 30 s.
       expect((await store.creditState(tenant.id, "202611", rates, t0 + 30_000)).minute_tokens).toBeCloseTo(0);
       expect((await store.reserve({ ...base, nowMs: t0 + 30_000, credits: 1, minuteNeeded: 1 })).admitted).toBe(false);
+    });
+
+    it("settles a hold to its charge, and releases the holds of a store that ended, never of a live one", async () => {
+      const tenant = await store.createTenant("held", "build");
+      const t0 = 1_800_000_000_000;
+      const rates = { creditsPerMinute: 300 };
+      const base = { tenantId: tenant.id, period: "202611", rates, monthlyCap: null, nowMs: t0 };
+      const held = (holdId: string, credits: number) => ({ holdId, tenantId: tenant.id, period: "202611", credits });
+      const used = async () => (await store.creditState(tenant.id, "202611", rates, t0)).credits_used;
+
+      // Settled: charged what it took, the rest given back.
+      await store.reserve({ ...base, credits: 5, minuteNeeded: 5, holdId: "hold_a" });
+      expect(await store.settle(held("hold_a", 5), 2, rates, t0)).toEqual({ credits_used: 2, minute_tokens: 298 });
+
+      // Holds of running stores, this one or another on the same storage, are never released.
+      const other = fixture.openAnother();
+      await store.reserve({ ...base, credits: 7, minuteNeeded: 7, holdId: "hold_b" });
+      await other.reserve({ ...base, credits: 11, minuteNeeded: 11, holdId: "hold_c" });
+      expect(await store.releaseAbandonedHolds()).toBe(0);
+      expect(await other.releaseAbandonedHolds()).toBe(0);
+      expect(await used()).toBe(2 + 7 + 11);
+
+      // The other ends with its hold unsettled (a crash): its hold is given back, once; this store's stays.
+      await other.close();
+      expect(await store.releaseAbandonedHolds()).toBe(1);
+      expect(await store.releaseAbandonedHolds()).toBe(0);
+      expect(await used()).toBe(2 + 7);
+
+      // A hold settled after it was released is charged once, what it took.
+      await store.settle(held("hold_c", 11), 3, rates, t0);
+      expect(await used()).toBe(2 + 7 + 3);
+      await store.settle(held("hold_b", 7), 4, rates, t0);
+      expect(await used()).toBe(2 + 4 + 3);
     });
 
     it("admits messages up to the rate, refilled continuously", async () => {

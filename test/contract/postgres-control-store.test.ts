@@ -19,6 +19,9 @@ describeControlStoreContract("postgres", async () => {
       store = new PostgresControlStore(URL, schema);
       return store;
     },
+    openAnother() {
+      return new PostgresControlStore(URL, schema);
+    },
     async dispose() {
       await store.close();
       const admin = new pg.Client({ connectionString: URL });

@@ -16,6 +16,9 @@ describeControlStoreContract("sqlite", async () => {
       store = new SqliteControlStore(path);
       return store;
     },
+    openAnother() {
+      return new SqliteControlStore(path);
+    },
     async dispose() {
       await store.close();
       rmSync(dir, { recursive: true, force: true });

@@ -12,23 +12,21 @@ import { SAMPLE_FILES } from "../support/test-server.js";
 // kill -9 of a real `newsindex serve` in the middle of a burst of priced calls,
 // then a restart on the same data dir.
 //
-// A priced call reserves its worst case (price.max) in control.db before it
-// runs, in one transaction, and settles to what it took (gives back
-// max - charged) in another before the response is sent. So at every instant
-// the durable counter is the sum of the charges of the settled calls plus the
-// worst cases of the calls still running. After a kill:
-//   - every call whose response was received was settled before it was sent,
-//     so   used >= sum of the received credits_charged;
-//   - every other call counts at most once, at most its worst case (settled, or
-//     held when the kill came), so   used <= received + sum of their price.max.
-// A call cut by the kill while running stays charged its worst case: no hold
-// outlives the process to be given back. The same holds with the counters in
-// control.db and in PostgreSQL (the replicas' shared store).
+// A priced call reserves its worst case (price.max) in the control store
+// before it runs, as a hold owned by the serving process, and settles to what
+// it took before the response is sent. A kill leaves the holds of the calls it
+// cut; the restarted server gives them back before it answers (no process owns
+// them any more). So after the restart the counter holds the charges of the
+// answered calls: an unanswered call is charged nothing (before holds, each
+// crash left 50-60 credits of worst cases charged). The same holds with the
+// counters in control.db and in PostgreSQL (the replicas' shared store).
 
 const CALLS = 240;
 /** The kill comes once this many answers are in: mid-burst. */
 const KILL_AFTER = 60;
 const ID = "20160101020000-1";
+/** The largest charge among PATHS: an answer the kill cut on its way out, already charged. */
+const IN_TRANSIT_MAX = 3;
 
 /** Priced calls of every shape: fixed prices, a charge below the reservation (cursor pages), a 404. */
 const PATHS = [
@@ -101,23 +99,14 @@ describe.each(["sqlite", "postgres"] as const)("kill -9 during a burst of priced
     return ((await response.json()) as { credits_used: number }).credits_used;
   }
 
-  it("after a restart, the counter holds every answered call once and at most the worst case of the others", async () => {
+  it("after a restart, the counter holds the charges of the answered calls: the cut ones cost nothing", async () => {
     const first = await serve();
     const headers = { "x-api-key": key };
-    // Each path's worst case, from a free preview.
-    const worst = new Map<string, number>();
-    for (const path of PATHS) {
-      const sep = path.includes("?") ? "&" : "?";
-      const preview = (await (await fetch(`${first.origin}${path}${sep}estimate=true`, { headers })).json()) as {
-        credits: { max: number };
-      };
-      worst.set(path, preview.credits.max);
-    }
     const before = await creditsUsed(first.origin);
 
     let answered = 0;
+    let unanswered = 0;
     let received = 0;
-    let unansweredWorst = 0;
     const statuses = new Map<number, number>();
     const calls = Array.from({ length: CALLS }, async (_, i) => {
       const path = PATHS[i % PATHS.length] as string;
@@ -127,7 +116,7 @@ describe.each(["sqlite", "postgres"] as const)("kill -9 during a burst of priced
         const body = (await response.json()) as { credits_charged?: number };
         answer = { status: response.status, charged: Number(response.headers.get("x-credits-charged")), body };
       } catch {
-        unansweredWorst += worst.get(path) ?? 0;
+        unanswered += 1;
         return;
       }
       // Every answer states its charge in the headers; a 2xx in its body too.
@@ -141,13 +130,17 @@ describe.each(["sqlite", "postgres"] as const)("kill -9 during a burst of priced
     // Killed mid-burst: some calls answered, some cut.
     expect(answered).toBeGreaterThanOrEqual(KILL_AFTER);
     expect(answered).toBeLessThan(CALLS);
+    expect(unanswered).toBeGreaterThan(0);
     expect([...statuses.keys()].sort()).toEqual([200, 404]);
 
     const second = await serve();
     try {
       const used = (await creditsUsed(second.origin)) - before;
+      // Every answer received was charged, and the calls the kill cut cost nothing: the counter grew by what the
+      // answers said. The one residue no server can remove is an answer already charged and on its way out when the
+      // kill came (settled, not yet written to the socket): at most one call's charge, 3 here (/search?offset=2500).
       expect(used).toBeGreaterThanOrEqual(received);
-      expect(used).toBeLessThanOrEqual(received + unansweredWorst);
+      expect(used - received).toBeLessThanOrEqual(IN_TRANSIT_MAX);
 
       // The counters carry on from there: one more call adds exactly its charge.
       const response = await fetch(`${second.origin}/doc/${ID}`, { headers });

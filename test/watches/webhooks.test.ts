@@ -271,6 +271,60 @@ describe("a watch whose key is revoked", () => {
   });
 });
 
+describe("webhook deliveries of a key that is no longer usable", () => {
+  /** A watch with a webhook whose first run recorded one event, its delivery not yet attempted. */
+  async function recordedUndelivered(): Promise<{ id: string; key: string; tenant: string; keyId: string }> {
+    const issued = await server.container.accounts.issueKey(`hooked-${clock.now()}`, "build");
+    await reportNow(server, clock.now(), 3);
+    const created = await createWatch(
+      server,
+      { q: CHILLIES_Q, interval_minutes: 15, webhook_url: receiver.url("localhost") },
+      issued.key,
+    );
+    const id = String(created.id);
+    expect((await jobs().runner.runDue()).find((r) => r.watch_id === id)).toMatchObject({ recorded: 1 });
+    return { id, key: issued.key, tenant: issued.tenant.name, keyId: issued.record.key_id };
+  }
+  const sentFor = (id: string) => receiver.requests.filter((r) => (JSON.parse(r.body) as { watch_id: string }).watch_id === id);
+  const outcomes = (done: Array<{ outcome: string }>) => done.map((d) => d.outcome);
+
+  it("of a suspended tenant are not attempted nor charged; the watch is paused_key, and they go out once it resumes", async () => {
+    const watch = await recordedUndelivered();
+    await server.container.accounts.setSuspended(watch.tenant, true);
+    const tenant = await server.container.accounts.tenant(watch.tenant);
+    const used = async () => (await server.container.credits.account({ tenant, plan: PLANS.build })).credits_used;
+    const before = await used();
+    expect(outcomes(await jobs().deliverer.deliverDue())).toContain("paused_key");
+    expect(sentFor(watch.id)).toHaveLength(0);
+    expect(await used()).toBe(before);
+    await server.container.accounts.setSuspended(watch.tenant, false);
+    expect(await json(await server.get(`/watches/${watch.id}`, watch.key))).toMatchObject({ status: "paused_key" });
+    // Still pending, not failed: retried hourly, delivered once the key is usable, charged then.
+    expect((await eventsOf(server, watch.id, "", watch.key)).events[0]?.delivery_status).toBe("pending");
+    // Reading the watch and its events cost 1 credit each.
+    const resumed = await used();
+    expect(resumed).toBe(before + 2);
+    clock.advance(60 * MINUTE);
+    expect(outcomes(await jobs().deliverer.deliverDue())).toContain("delivered");
+    expect(sentFor(watch.id)).toHaveLength(1);
+    expect(await used()).toBe(resumed + 1);
+  });
+
+  it("of a revoked key are not attempted nor charged, and the watch is paused_key", async () => {
+    const watch = await recordedUndelivered();
+    await server.container.accounts.revokeKey(watch.keyId);
+    const other = (await server.container.accounts.issueKey(watch.tenant, undefined)).key;
+    const before = await creditsUsed(other);
+    for (let i = 0; i < 2; i++) {
+      expect(outcomes(await jobs().deliverer.deliverDue())).toContain("paused_key");
+      clock.advance(60 * MINUTE);
+    }
+    expect(sentFor(watch.id)).toHaveLength(0);
+    expect(await creditsUsed(other)).toBe(before);
+    expect(await json(await server.get(`/watches/${watch.id}`, other))).toMatchObject({ status: "paused_key" });
+  });
+});
+
 describe("webhook addresses", () => {
   it.each([
     ["http://hooks.example.com/in", "https"],

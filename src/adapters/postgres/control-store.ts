@@ -1,11 +1,14 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
+import { admitCredits, admitMessage } from "../../domain/billing/admission.js";
+import { refilledTokens, refundedTokens } from "../../domain/billing/token-bucket.js";
 import type { PlanId } from "../../domain/plans.js";
 import { toKey, toTenant, type KeyRow, type TenantRow } from "../control-rows.js";
 import type {
   ApiKeyRecord,
   ControlStore,
   CreditState,
+  HeldCredits,
   KeyOwner,
   MessageAdmission,
   Rates,
@@ -23,15 +26,28 @@ import { PostgresWatchStore } from "./watch-store.js";
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/** The advisory-lock key a holder keeps while its process lives (64-bit hash of its name). */
+const HOLDER_LOCK = "hashtextextended($1, 0)";
+
 export class PostgresControlStore implements ControlStore {
   private readonly pool: pg.Pool;
   private readonly s: string;
   /** Tables are created on first use, so the store can be built synchronously in the composition root. */
   private readonly ready: Promise<void>;
+  private readonly url: string;
+  private readonly holder = `replica-${randomUUID()}`;
+  /**
+   * A connection of its own holding a session advisory lock on `holder` for as
+   * long as this process lives: PostgreSQL drops it when the process dies, which
+   * is how any replica tells a live hold from an abandoned one. Taken before the
+   * first hold is written.
+   */
+  private liveness: Promise<pg.Client> | undefined;
 
   constructor(url: string, schema = "newsindex") {
     if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
     this.pool = new pg.Pool({ connectionString: url, max: 10 });
+    this.url = url;
     this.s = schema;
     this.ready = this.migrate();
     // Failures surface on the first call that awaits `ready`.
@@ -55,6 +71,10 @@ export class PostgresControlStore implements ControlStore {
       CREATE TABLE IF NOT EXISTS ${s}.buckets (
         tenant_id TEXT NOT NULL REFERENCES ${s}.tenants(id), kind TEXT NOT NULL,
         tokens DOUBLE PRECISION NOT NULL, updated_ms BIGINT NOT NULL, PRIMARY KEY (tenant_id, kind));
+      CREATE TABLE IF NOT EXISTS ${s}.credit_holds (
+        id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL REFERENCES ${s}.tenants(id), period TEXT NOT NULL,
+        credits BIGINT NOT NULL, holder TEXT NOT NULL);
+      CREATE INDEX IF NOT EXISTS credit_holds_holder ON ${s}.credit_holds (holder);
     `);
   }
 
@@ -173,35 +193,67 @@ export class PostgresControlStore implements ControlStore {
 
   async reserve(request: Reserve): Promise<Reservation> {
     await this.ready;
+    if (request.holdId !== undefined) await this.alive();
     const { tenantId, period, nowMs, rates, credits } = request;
     return this.inTenantTransaction(tenantId, async (db): Promise<Reservation> => {
-      const used = await this.monthUsed(db, tenantId, period);
-      const tokens = await this.refilled(db, tenantId, "credits", rates.creditsPerMinute, nowMs);
-      if (request.monthlyCap !== null && used + credits > request.monthlyCap) {
-        return { admitted: false, refusedBy: "monthly", state: { credits_used: used, minute_tokens: tokens } };
-      }
-      if (tokens < request.minuteNeeded) {
-        return { admitted: false, refusedBy: "minute", state: { credits_used: used, minute_tokens: tokens } };
-      }
+      const current = {
+        credits_used: await this.monthUsed(db, tenantId, period),
+        minute_tokens: await this.refilled(db, tenantId, "credits", rates.creditsPerMinute, nowMs),
+      };
+      const admission = admitCredits(current, request);
+      if (!admission.admitted) return admission;
       await this.addToMonth(db, tenantId, period, credits);
-      await this.setBucket(db, tenantId, "credits", tokens - credits, nowMs);
-      return { admitted: true, state: { credits_used: used + credits, minute_tokens: tokens - credits } };
+      await this.setBucket(db, tenantId, "credits", admission.state.minute_tokens, nowMs);
+      if (request.holdId !== undefined) {
+        await db.query(
+          `INSERT INTO ${this.s}.credit_holds (id, tenant_id, period, credits, holder) VALUES ($1, $2, $3, $4, $5)`,
+          [request.holdId, tenantId, period, credits, this.holder],
+        );
+      }
+      return admission;
     });
   }
 
   async release(tenantId: string, period: string, credits: number, rates: Rates, nowMs: number): Promise<CreditState> {
     await this.ready;
-    return this.inTenantTransaction(tenantId, async (db) => {
-      if (credits > 0) {
-        await this.addToMonth(db, tenantId, period, -credits);
-        const tokens = await this.refilled(db, tenantId, "credits", rates.creditsPerMinute, nowMs);
-        await this.setBucket(db, tenantId, "credits", Math.min(rates.creditsPerMinute, tokens + credits), nowMs);
-      }
-      return {
-        credits_used: await this.monthUsed(db, tenantId, period),
-        minute_tokens: await this.refilled(db, tenantId, "credits", rates.creditsPerMinute, nowMs),
-      };
+    return this.inTenantTransaction(tenantId, (db) => this.giveBack(db, tenantId, period, credits, rates, nowMs));
+  }
+
+  async settle(hold: HeldCredits, charged: number, rates: Rates, nowMs: number): Promise<CreditState> {
+    await this.ready;
+    return this.inTenantTransaction(hold.tenantId, async (db) => {
+      const deleted = await db.query(`DELETE FROM ${this.s}.credit_holds WHERE id = $1`, [hold.holdId]);
+      // Released as abandoned already: the reservation is gone, so the charge is counted afresh.
+      const unused = (deleted.rowCount ?? 0) > 0 ? hold.credits - charged : -charged;
+      return this.giveBack(db, hold.tenantId, hold.period, unused, rates, nowMs);
     });
+  }
+
+  async releaseAbandonedHolds(): Promise<number> {
+    await this.ready;
+    const s = this.s;
+    const { rows: holders } = await this.pool.query<{ holder: string }>(
+      `SELECT DISTINCT holder FROM ${s}.credit_holds WHERE holder <> $1`,
+      [this.holder],
+    );
+    let released = 0;
+    for (const { holder } of holders) {
+      released += await inTransaction(this.pool, async (db) => {
+        // Taken only when no live process holds its session lock; kept to commit, so two sweeps never both release.
+        const { rows } = await db.query<{ ended: boolean }>(`SELECT pg_try_advisory_xact_lock(${HOLDER_LOCK}) AS ended`, [
+          holder,
+        ]);
+        if (rows[0]?.ended !== true) return 0;
+        const { rows: holds } = await db.query<{ tenant_id: string; period: string; credits: string }>(
+          `DELETE FROM ${s}.credit_holds WHERE holder = $1 RETURNING tenant_id, period, credits`,
+          [holder],
+        );
+        // The month only: the minute bucket has refilled by the time a restart reads it.
+        for (const hold of holds) await this.addToMonth(db, hold.tenant_id, hold.period, -Number(hold.credits));
+        return holds.length;
+      });
+    }
+    return released;
   }
 
   async creditState(tenantId: string, period: string, rates: Rates, nowMs: number): Promise<CreditState> {
@@ -215,16 +267,50 @@ export class PostgresControlStore implements ControlStore {
   async takeMessage(tenantId: string, perMinute: number, nowMs: number): Promise<MessageAdmission> {
     await this.ready;
     return this.inTenantTransaction(tenantId, async (db) => {
-      const tokens = await this.refilled(db, tenantId, "messages", perMinute, nowMs);
-      if (tokens < 1) return { admitted: false, remaining: 0 };
-      await this.setBucket(db, tenantId, "messages", tokens - 1, nowMs);
-      return { admitted: true, remaining: Math.floor(tokens - 1) };
+      const { tokens, ...admission } = admitMessage(await this.refilled(db, tenantId, "messages", perMinute, nowMs));
+      if (admission.admitted) await this.setBucket(db, tenantId, "messages", tokens, nowMs);
+      return admission;
     });
   }
 
   async close(): Promise<void> {
     await this.ready.catch(() => undefined);
+    const liveness = await this.liveness?.catch(() => undefined);
+    await liveness?.end();
     await this.pool.end();
+  }
+
+  /** This process's liveness lock, taken once. */
+  private alive(): Promise<pg.Client> {
+    this.liveness ??= (async () => {
+      const client = new pg.Client({ connectionString: this.url });
+      // A dropped connection loses the lock; settling a hold released meanwhile still charges it once.
+      client.on("error", () => undefined);
+      await client.connect();
+      await client.query(`SELECT pg_advisory_lock(${HOLDER_LOCK})`, [this.holder]);
+      return client;
+    })();
+    return this.liveness;
+  }
+
+  /** Gives `credits` back to the month and the minute bucket (a negative amount charges them); the counters after. */
+  private async giveBack(
+    db: Queryable,
+    tenantId: string,
+    period: string,
+    credits: number,
+    rates: Rates,
+    nowMs: number,
+  ): Promise<CreditState> {
+    if (credits !== 0) {
+      await this.addToMonth(db, tenantId, period, -credits);
+      const tokens = await this.refilled(db, tenantId, "credits", rates.creditsPerMinute, nowMs);
+      await this.setBucket(db, tenantId, "credits", refundedTokens(tokens, credits, rates.creditsPerMinute), nowMs);
+    }
+    return {
+      credits_used: await this.monthUsed(db, tenantId, period),
+      minute_tokens: await this.refilled(db, tenantId, "credits", rates.creditsPerMinute, nowMs),
+    };
   }
 
   /** Runs `work` in a transaction holding the tenant's row lock: one admission at a time per tenant, across replicas. */
@@ -251,16 +337,13 @@ export class PostgresControlStore implements ControlStore {
     );
   }
 
-  /** A bucket refills continuously at perMinute/60 per second, up to perMinute; a new bucket is full. */
   private async refilled(db: Queryable, tenantId: string, kind: string, perMinute: number, nowMs: number): Promise<number> {
     const { rows } = await db.query<{ tokens: number; updated_ms: string }>(
       `SELECT tokens, updated_ms FROM ${this.s}.buckets WHERE tenant_id = $1 AND kind = $2`,
       [tenantId, kind],
     );
     const row = rows[0];
-    if (!row) return perMinute;
-    const elapsed = Math.max(0, nowMs - Number(row.updated_ms));
-    return Math.min(perMinute, row.tokens + (elapsed * perMinute) / 60_000);
+    return refilledTokens(row && { tokens: row.tokens, updatedMs: Number(row.updated_ms) }, perMinute, nowMs);
   }
 
   /** The bucket's clock never goes back: a call stamped before the last update must not earn that refill again. */

@@ -13,6 +13,7 @@ import type {
 } from "../../ports/watch-store.js";
 import {
   DELIVERY_JOB_COLUMNS,
+  deliveryUpdate,
   toDeliveryJob,
   toStoredEvent,
   toWatch,
@@ -244,16 +245,11 @@ export class PostgresWatchStore implements WatchStore {
       const row = rows[0];
       if (!row) return;
       const st = settlement;
+      const update = deliveryUpdate(st);
       await db.query(
         `UPDATE ${s}.watch_deliveries SET status = $1, attempts = coalesce($2, attempts), next_attempt_ms = $3,
          last_error = coalesce($4, last_error), lease_holder = NULL, lease_until_ms = NULL WHERE id = $5`,
-        [
-          st.outcome === "retry" ? "pending" : st.outcome,
-          st.outcome === "held_credits" ? null : st.attempts,
-          st.outcome === "retry" || st.outcome === "held_credits" ? st.nextAttemptMs : 0,
-          st.outcome === "retry" || st.outcome === "failed" ? st.error : null,
-          deliveryId,
-        ],
+        [update.status, update.attempts, update.nextAttemptMs, update.error, deliveryId],
       );
       if (st.outcome === "delivered") {
         await db.query(
@@ -267,6 +263,8 @@ export class PostgresWatchStore implements WatchStore {
            status = CASE WHEN status = 'active' AND consecutive_failures + 1 >= $1 THEN 'failing' ELSE status END WHERE id = $2`,
           [WATCH_LIMITS.failuresBeforeFailing, row.watch_id],
         );
+      } else if (st.outcome === "paused_key") {
+        await db.query(`UPDATE ${s}.watches SET status = 'paused_key' WHERE id = $1`, [row.watch_id]);
       }
     });
   }

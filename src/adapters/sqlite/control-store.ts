@@ -3,12 +3,15 @@ import type Database from "better-sqlite3";
 import { openDatabase } from "./open-database.js";
 import { StatementCache } from "./statement-cache.js";
 import { SqliteWatchStore } from "./watch-store.js";
+import { admitCredits, admitMessage } from "../../domain/billing/admission.js";
+import { refilledTokens, refundedTokens } from "../../domain/billing/token-bucket.js";
 import type { PlanId } from "../../domain/plans.js";
 import { toKey, toTenant, type KeyRow, type TenantRow } from "../control-rows.js";
 import type {
   ApiKeyRecord,
   ControlStore,
   CreditState,
+  HeldCredits,
   KeyOwner,
   MessageAdmission,
   Rates,
@@ -54,17 +57,46 @@ CREATE TABLE IF NOT EXISTS buckets (
   updated_ms INTEGER NOT NULL,
   PRIMARY KEY (tenant_id, kind)
 );
+-- Reservations of calls still running, each owned by the process that made it
+-- (holder: '<pid>/<instance>'); one left by a process that ended is released.
+CREATE TABLE IF NOT EXISTS credit_holds (
+  id TEXT PRIMARY KEY,
+  tenant_id TEXT NOT NULL REFERENCES tenants(id),
+  period TEXT NOT NULL,
+  credits INTEGER NOT NULL,
+  holder TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS credit_holds_holder ON credit_holds(holder);
 `;
+
+/** The store instances open in this process: a holder of this pid not among them has ended (a restart as pid 1). */
+const OPEN_HOLDERS = new Set<string>();
+
+/** control.db is a local file, so a holder is a process on this machine: alive while its pid is. */
+function holderAlive(holder: string): boolean {
+  const pid = Number(holder.split("/")[0]);
+  if (pid === process.pid) return OPEN_HOLDERS.has(holder);
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists under another user.
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
 
 export class SqliteControlStore implements ControlStore {
   private readonly db: Database.Database;
   private readonly statements: StatementCache;
+  private readonly holder = `${process.pid}/${randomUUID()}`;
 
   constructor(path: string) {
     this.db = openDatabase(path);
     this.db.pragma("foreign_keys = ON");
     this.db.exec(SCHEMA);
     this.statements = new StatementCache(this.db);
+    OPEN_HOLDERS.add(this.holder);
   }
 
   async createTenant(name: string, plan: PlanId): Promise<Tenant> {
@@ -167,33 +199,55 @@ export class SqliteControlStore implements ControlStore {
     const { tenantId, period, nowMs, rates, credits } = request;
     return this.db
       .transaction((): Reservation => {
-        const used = this.monthUsed(tenantId, period);
-        const tokens = this.refilled(tenantId, "credits", rates.creditsPerMinute, nowMs);
-        if (request.monthlyCap !== null && used + credits > request.monthlyCap) {
-          return { admitted: false, refusedBy: "monthly", state: { credits_used: used, minute_tokens: tokens } };
-        }
-        if (tokens < request.minuteNeeded) {
-          return { admitted: false, refusedBy: "minute", state: { credits_used: used, minute_tokens: tokens } };
-        }
+        const current = {
+          credits_used: this.monthUsed(tenantId, period),
+          minute_tokens: this.refilled(tenantId, "credits", rates.creditsPerMinute, nowMs),
+        };
+        const admission = admitCredits(current, request);
+        if (!admission.admitted) return admission;
         this.addToMonth(tenantId, period, credits);
-        this.setBucket(tenantId, "credits", tokens - credits, nowMs);
-        return { admitted: true, state: { credits_used: used + credits, minute_tokens: tokens - credits } };
+        this.setBucket(tenantId, "credits", admission.state.minute_tokens, nowMs);
+        if (request.holdId !== undefined) {
+          this.statements
+            .get("INSERT INTO credit_holds (id, tenant_id, period, credits, holder) VALUES (?, ?, ?, ?, ?)")
+            .run(request.holdId, tenantId, period, credits, this.holder);
+        }
+        return admission;
       })
       .immediate();
   }
 
   async release(tenantId: string, period: string, credits: number, rates: Rates, nowMs: number): Promise<CreditState> {
+    return this.db.transaction((): CreditState => this.giveBack(tenantId, period, credits, rates, nowMs)).immediate();
+  }
+
+  async settle(hold: HeldCredits, charged: number, rates: Rates, nowMs: number): Promise<CreditState> {
     return this.db
       .transaction((): CreditState => {
-        if (credits > 0) {
-          this.addToMonth(tenantId, period, -credits);
-          const tokens = this.refilled(tenantId, "credits", rates.creditsPerMinute, nowMs);
-          this.setBucket(tenantId, "credits", Math.min(rates.creditsPerMinute, tokens + credits), nowMs);
+        const held = this.statements.get("DELETE FROM credit_holds WHERE id = ?").run(hold.holdId).changes > 0;
+        // Released as abandoned already: the reservation is gone, so the charge is counted afresh.
+        const unused = held ? hold.credits - charged : -charged;
+        return this.giveBack(hold.tenantId, hold.period, unused, rates, nowMs);
+      })
+      .immediate();
+  }
+
+  async releaseAbandonedHolds(): Promise<number> {
+    const holders = (this.statements.get("SELECT DISTINCT holder FROM credit_holds").all() as Array<{ holder: string }>)
+      .map((row) => row.holder)
+      .filter((holder) => !holderAlive(holder));
+    return this.db
+      .transaction((): number => {
+        let released = 0;
+        for (const holder of holders) {
+          const rows = this.statements
+            .get("DELETE FROM credit_holds WHERE holder = ? RETURNING tenant_id, period, credits")
+            .all(holder) as Array<{ tenant_id: string; period: string; credits: number }>;
+          // The month only: the minute bucket has refilled by the time a restart reads it.
+          for (const row of rows) this.addToMonth(row.tenant_id, row.period, -row.credits);
+          released += rows.length;
         }
-        return {
-          credits_used: this.monthUsed(tenantId, period),
-          minute_tokens: this.refilled(tenantId, "credits", rates.creditsPerMinute, nowMs),
-        };
+        return released;
       })
       .immediate();
   }
@@ -208,16 +262,29 @@ export class SqliteControlStore implements ControlStore {
   async takeMessage(tenantId: string, perMinute: number, nowMs: number): Promise<MessageAdmission> {
     return this.db
       .transaction((): MessageAdmission => {
-        const tokens = this.refilled(tenantId, "messages", perMinute, nowMs);
-        if (tokens < 1) return { admitted: false, remaining: 0 };
-        this.setBucket(tenantId, "messages", tokens - 1, nowMs);
-        return { admitted: true, remaining: Math.floor(tokens - 1) };
+        const { tokens, ...admission } = admitMessage(this.refilled(tenantId, "messages", perMinute, nowMs));
+        if (admission.admitted) this.setBucket(tenantId, "messages", tokens, nowMs);
+        return admission;
       })
       .immediate();
   }
 
   async close(): Promise<void> {
+    OPEN_HOLDERS.delete(this.holder);
     this.db.close();
+  }
+
+  /** Gives `credits` back to the month and the minute bucket (a negative amount charges them); the counters after. */
+  private giveBack(tenantId: string, period: string, credits: number, rates: Rates, nowMs: number): CreditState {
+    if (credits !== 0) {
+      this.addToMonth(tenantId, period, -credits);
+      const tokens = this.refilled(tenantId, "credits", rates.creditsPerMinute, nowMs);
+      this.setBucket(tenantId, "credits", refundedTokens(tokens, credits, rates.creditsPerMinute), nowMs);
+    }
+    return {
+      credits_used: this.monthUsed(tenantId, period),
+      minute_tokens: this.refilled(tenantId, "credits", rates.creditsPerMinute, nowMs),
+    };
   }
 
   private monthUsed(tenantId: string, period: string): number {
@@ -236,14 +303,11 @@ export class SqliteControlStore implements ControlStore {
       .run(tenantId, period, credits);
   }
 
-  /** A bucket refills continuously at perMinute/60 per second, up to perMinute; a new bucket is full. */
   private refilled(tenantId: string, kind: string, perMinute: number, nowMs: number): number {
     const row = this.statements
       .get("SELECT tokens, updated_ms FROM buckets WHERE tenant_id = ? AND kind = ?")
       .get(tenantId, kind) as { tokens: number; updated_ms: number } | undefined;
-    if (!row) return perMinute;
-    const elapsed = Math.max(0, nowMs - row.updated_ms);
-    return Math.min(perMinute, row.tokens + (elapsed * perMinute) / 60_000);
+    return refilledTokens(row && { tokens: row.tokens, updatedMs: row.updated_ms }, perMinute, nowMs);
   }
 
   /** The bucket's clock never goes back: a call stamped before the last update must not earn that refill again. */

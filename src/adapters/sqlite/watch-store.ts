@@ -13,6 +13,7 @@ import type {
 } from "../../ports/watch-store.js";
 import {
   DELIVERY_JOB_COLUMNS,
+  deliveryUpdate,
   toDeliveryJob,
   toStoredEvent,
   toWatch,
@@ -252,10 +253,7 @@ export class SqliteWatchStore implements WatchStore {
           .get(deliveryId, holder) as { watch_id: string } | undefined;
         if (!row) return;
         const s = settlement;
-        const status = s.outcome === "retry" ? "pending" : s.outcome;
-        const attempts = s.outcome === "held_credits" ? null : s.attempts;
-        const next = s.outcome === "retry" || s.outcome === "held_credits" ? s.nextAttemptMs : 0;
-        const error = s.outcome === "retry" || s.outcome === "failed" ? s.error : null;
+        const { status, attempts, nextAttemptMs: next, error } = deliveryUpdate(s);
         this.statements
           .get(
             `UPDATE watch_deliveries SET status = ?, attempts = coalesce(?, attempts), next_attempt_ms = ?, last_error = coalesce(?, last_error),
@@ -275,6 +273,8 @@ export class SqliteWatchStore implements WatchStore {
                status = CASE WHEN status = 'active' AND consecutive_failures + 1 >= ? THEN 'failing' ELSE status END WHERE id = ?`,
             )
             .run(WATCH_LIMITS.failuresBeforeFailing, row.watch_id);
+        } else if (s.outcome === "paused_key") {
+          this.statements.get("UPDATE watches SET status = 'paused_key' WHERE id = ?").run(row.watch_id);
         }
       })
       .immediate();

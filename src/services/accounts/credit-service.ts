@@ -1,7 +1,10 @@
+import { randomUUID } from "node:crypto";
 import { ATTRIBUTION } from "../../domain/attribution.js";
+import { minuteNeeded as minuteNeededOf } from "../../domain/billing/admission.js";
+import { clampCharge } from "../../domain/billing/charge.js";
 import type { Plan } from "../../domain/plans.js";
 import type { CreditRange, Price } from "../../domain/pricing.js";
-import type { ControlStore, CreditState, Rates, Reservation } from "../../ports/control-store.js";
+import type { ControlStore, CreditState, HeldCredits, Rates, Reservation } from "../../ports/control-store.js";
 import { ApiError } from "../../shared/api-error.js";
 import type { Clock } from "../../shared/clock.js";
 import type { Account, Preview } from "../../schemas/responses.js";
@@ -13,12 +16,35 @@ import { creditHeaders, creditPeriod, secondsUntilMonthEnd } from "./credit-head
 // free calls and refused requests. A priced call reserves its worst case
 // before it runs and settles to what it took, so concurrent calls can never
 // be admitted past a budget and the counters always equal what was charged.
+// A reservation is a hold owned by this process: one a crash leaves behind is
+// released (releaseAbandonedHolds), so an unanswered call is charged nothing.
 
 /** Credits held for a running call. */
 export interface Hold {
   caller: Caller;
   price: Price;
-  period: string;
+  held: HeldCredits;
+}
+
+/** What a metered piece of work reports as it runs. */
+export interface Meter {
+  /** The credits the work took; unreported, it is charged its worst case. Held within the price's range. */
+  took(credits: number): void;
+}
+
+export type WorkOutcome<T> = { ok: true; value: T } | { ok: false; error: unknown };
+
+export type Metered<T> = WorkOutcome<T> & { charged: number; headers: Record<string, string> };
+
+export interface MeterOptions<T> {
+  /** The charge when the work throws; nothing unless said (a REST 404 is charged the operation's minimum). */
+  chargeOnError?: (error: unknown) => number;
+  /**
+   * Bookkeeping that must be durable before the charge is (a watch run's
+   * record): a crash in between then leaves the work uncharged rather than
+   * charged again when it runs again. When it throws, nothing is charged.
+   */
+  beforeSettle?: (outcome: WorkOutcome<T>) => Promise<void>;
 }
 
 export class CreditService {
@@ -29,9 +55,9 @@ export class CreditService {
 
   /** Reserves a priced call's worst case, or refuses it: monthly cap first, then this minute's credits. */
   async reserve(caller: Caller, price: Price): Promise<Hold> {
-    const { reservation, nowMs } = await this.reserveFrom(caller, price, minuteNeeded(caller.plan, price));
+    const { reservation, hold, nowMs } = await this.reserveFrom(caller, price, minuteNeeded(caller.plan, price));
     if (!reservation.admitted) throw this.refusal(reservation.refusedBy, caller.plan, price, reservation.state, nowMs);
-    return { caller, price, period: creditPeriod(nowMs) };
+    return hold;
   }
 
   /**
@@ -41,16 +67,55 @@ export class CreditService {
    * Undefined when the month's credits do not cover the worst case.
    */
   async reserveForJob(caller: Caller, price: Price): Promise<Hold | undefined> {
-    const { reservation, nowMs } = await this.reserveFrom(caller, price, Number.NEGATIVE_INFINITY);
-    return reservation.admitted ? { caller, price, period: creditPeriod(nowMs) } : undefined;
+    const { reservation, hold } = await this.reserveFrom(caller, price, Number.NEGATIVE_INFINITY);
+    return reservation.admitted ? hold : undefined;
   }
 
   /** Settles a hold to what the call took (0 on an error) and returns the credit headers. */
   async settle(hold: Hold, took: number): Promise<Record<string, string>> {
     const nowMs = this.clock.now();
-    const unused = hold.price.max - took;
-    const state = await this.store.release(hold.caller.tenant.id, hold.period, unused, rates(hold.caller.plan), nowMs);
+    const state = await this.store.settle(hold.held, took, rates(hold.caller.plan), nowMs);
     return creditHeaders({ plan: hold.caller.plan, state, charged: took, nowMs });
+  }
+
+  /**
+   * Every priced piece of work, a call (REST or MCP), a watch run or a webhook
+   * attempt, is charged here: reserve its worst case (a call is refused with
+   * the budget's error; a job, held to the monthly cap only, is undefined when
+   * it does not fit), run it, charge what it took within its price, settle.
+   */
+  async metered<T, As extends "call" | "job">(
+    caller: Caller,
+    price: Price,
+    as: As,
+    work: (meter: Meter) => Promise<T>,
+    options: MeterOptions<T> = {},
+  ): Promise<As extends "call" ? Metered<T> : Metered<T> | undefined> {
+    type Answer = As extends "call" ? Metered<T> : Metered<T> | undefined;
+    const hold = as === "call" ? await this.reserve(caller, price) : await this.reserveForJob(caller, price);
+    if (hold === undefined) return undefined as Answer;
+    let took: number | undefined;
+    let outcome: WorkOutcome<T>;
+    let charged: number;
+    try {
+      outcome = { ok: true, value: await work({ took: (credits) => (took = credits) }) };
+      charged = clampCharge(price, took);
+    } catch (error) {
+      outcome = { ok: false, error };
+      charged = options.chargeOnError?.(error) ?? 0;
+    }
+    try {
+      await options.beforeSettle?.(outcome);
+    } catch (error) {
+      await this.settle(hold, 0);
+      throw error;
+    }
+    return { ...outcome, charged, headers: await this.settle(hold, charged) } as Answer;
+  }
+
+  /** Gives back what crashed processes held (see ControlStore.releaseAbandonedHolds). */
+  releaseAbandonedHolds(): Promise<number> {
+    return this.store.releaseAbandonedHolds();
   }
 
   /** Free calls and refused requests take a message token; past the plan's rate they are refused. */
@@ -123,19 +188,26 @@ export class CreditService {
     caller: Caller,
     price: Price,
     minuteNeeded: number,
-  ): Promise<{ reservation: Reservation; nowMs: number }> {
+  ): Promise<{ reservation: Reservation; hold: Hold; nowMs: number }> {
     const nowMs = this.clock.now();
     const { plan } = caller;
-    const reservation = await this.store.reserve({
+    const held: HeldCredits = {
+      holdId: `hold_${randomUUID()}`,
       tenantId: caller.tenant.id,
       period: creditPeriod(nowMs),
+      credits: price.max,
+    };
+    const reservation = await this.store.reserve({
+      tenantId: held.tenantId,
+      period: held.period,
       nowMs,
       rates: rates(plan),
-      credits: price.max,
+      credits: held.credits,
       monthlyCap: plan.hard_cap && plan.credits_limit > 0 ? plan.credits_limit : null,
       minuteNeeded,
+      holdId: held.holdId,
     });
-    return { reservation, nowMs };
+    return { reservation, hold: { caller, price, held }, nowMs };
   }
 
   private state(caller: Pick<Caller, "tenant" | "plan">, nowMs: number): Promise<CreditState> {
@@ -181,7 +253,6 @@ function rates(plan: Plan): Rates {
   return { creditsPerMinute: plan.credits_per_minute };
 }
 
-/** A call larger than a minute's credits waits for a full bucket instead of being refused outright. */
 function minuteNeeded(plan: Plan, price: Price): number {
-  return Math.min(price.max, plan.credits_per_minute);
+  return minuteNeededOf(plan.credits_per_minute, price.max);
 }

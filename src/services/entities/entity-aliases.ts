@@ -76,9 +76,9 @@ export async function resolveEntityFilters(
   };
 }
 
-/** Credits resolving took beyond the 1 per id a price's minimum counts: 0 without `entity_id`. */
-export function extraResolutionCredits(resolution: EntityResolution | undefined): number {
-  return resolution === undefined ? 0 : resolution.credits - resolution.resolved.length;
+/** What resolving took, as a charge counts it (domain/billing/charge.ts); undefined without `entity_id`. */
+export function resolutionTaken(resolution: EntityResolution | undefined): { credits: number; ids: number } | undefined {
+  return resolution && { credits: resolution.credits, ids: resolution.resolved.length };
 }
 
 /**
