@@ -48,7 +48,7 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
       await deps.credits.admitMessage(caller);
       const body =
         params.estimate === true
-          ? { ...(await deps.credits.preview(caller, operation.name, planned.price)), ...planned.preview }
+          ? await previewOf(operation, planned, caller, deps)
           : await planned.execute({ took: () => undefined });
       return { ok: true, body: withCharge(body, 0), credits_charged: 0, headers: await deps.credits.headers(caller) };
     }
@@ -76,6 +76,26 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
     if (error instanceof ApiError) return { ok: false, error, credits_charged: charged, headers };
     throw error;
   }
+}
+
+/**
+ * A free request outside the operations (a keyed document): the key, then
+ * suspension, then a message token, like a free call. Its credit headers, or
+ * the refusal.
+ */
+export async function admitFreeRequest(
+  key: string | undefined,
+  deps: OperationDeps,
+): Promise<{ ok: true; headers: Record<string, string> } | Refusal> {
+  const admitted = await admit(key, deps);
+  if (!admitted.ok) return admitted.refusal;
+  try {
+    await deps.credits.admitMessage(admitted.caller);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { ok: false, error, credits_charged: 0, headers: await deps.credits.headers(admitted.caller) };
+  }
+  return { ok: true, headers: await deps.credits.headers(admitted.caller) };
 }
 
 /**
@@ -125,6 +145,14 @@ async function refuse(caller: Caller, error: ApiError, deps: OperationDeps): Pro
     }
   }
   return { ok: false, error: answer, credits_charged: 0, headers: await deps.credits.headers(caller) };
+}
+
+/** The preview: the credit checks, the call's own fields, and a refusal the call would meet beyond credits. */
+async function previewOf(operation: Operation, planned: PlannedCall, caller: Caller, deps: OperationDeps): Promise<object> {
+  const preview = await deps.credits.preview(caller, operation.name, planned.price);
+  const refusal = preview.would_run ? await planned.refusal?.() : undefined;
+  const verdict = refusal === undefined ? {} : { would_run: false, refusal: refusal.code, refusal_detail: refusal.detail };
+  return { ...preview, ...planned.preview, ...verdict };
 }
 
 /** Puts `credits_charged` just before `attribution`, where the spec lists it. */

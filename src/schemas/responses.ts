@@ -198,7 +198,8 @@ export const SearchResponseSchema = Type.Object(
     limit: Type.Integer(),
     has_more: Type.Boolean(),
     mode: Type.String({
-      description: "`keyword`, `semantic` or `hybrid` as requested; `recent` on a browse and on /top-headlines; `similar` on /similar.",
+      description:
+        "`keyword`, `semantic` or `hybrid` as requested; `recent` on a browse and on /top-headlines; `similar` on /similar.",
     }),
     facets: Type.Optional(
       Type.Record(Type.String(), FacetSchema, { description: "Present when `facets` was requested: field name to Facet." }),
@@ -307,6 +308,11 @@ export const EstimateResponseSchema = Type.Object(
     credits_per_minute_remaining: Type.Integer(),
     would_run: Type.Boolean(),
     refusal: Type.Optional(Type.String({ description: "The code the call would meet now, when `would_run` is false." })),
+    refusal_detail: Type.Optional(
+      Type.String({
+        description: "Why, when the refusal is not a credit one (e.g. `watch_limit`): the detail the call would answer.",
+      }),
+    ),
     credits_charged: Type.Integer(),
     attribution: Type.String(),
   },
