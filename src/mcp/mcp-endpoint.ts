@@ -14,6 +14,7 @@ import { McpExchange } from "./exchange.js";
 import { disconnectSignal, sendWebResponse, toWebRequest } from "./http-bridge.js";
 import { createMcpServer, type McpServerContext } from "./mcp-server.js";
 import { admitMessages, messageTokenCount } from "./message-tokens.js";
+import { keepProtoArguments } from "./parameter-forms.js";
 import { withErrorBody } from "./transport-refusal.js";
 
 // POST /mcp. Both protocol eras are served from one server definition:
@@ -37,6 +38,7 @@ export class McpEndpoint {
   async post(request: FastifyRequest, reply: FastifyReply, exchange: McpExchange): Promise<FastifyReply> {
     const text = typeof request.body === "string" ? request.body : "";
     const parsed = parseJson(text);
+    keepProtoArguments(parsed);
     try {
       await admitMessages(messageTokenCount(parsed), exchange.caller, this.context.deps);
     } catch (error) {
@@ -47,7 +49,9 @@ export class McpEndpoint {
     const authInfo = authInfoOf(exchange);
     const legacy = await isLegacyRequest(webRequest, parsed);
     const response = await withSpecErrorBody(
-      legacy ? await this.serveLegacy(webRequest, authInfo, parsed) : await this.modern.fetch(webRequest, { authInfo, parsedBody: parsed }),
+      legacy
+        ? await this.serveLegacy(webRequest, authInfo, parsed)
+        : await this.modern.fetch(webRequest, { authInfo, parsedBody: parsed }),
     );
 
     const limited = exchange.rateLimit;

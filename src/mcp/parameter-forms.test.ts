@@ -61,7 +61,10 @@ describe("toOperationInput", () => {
       }
       throw new Error("accepted");
     };
-    expect(refusal({ lang: "eng" })).toMatchObject({ code: "unknown_parameter", extras: { parameter: "lang", suggestion: "language" } });
+    expect(refusal({ lang: "eng" })).toMatchObject({
+      code: "unknown_parameter",
+      extras: { parameter: "lang", suggestion: "language" },
+    });
     expect(refusal(JSON.parse('{"__proto__": {"limit": 1}}') as Record<string, unknown>)).toMatchObject({
       code: "unknown_parameter",
       extras: { parameter: "__proto__" },

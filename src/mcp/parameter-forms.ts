@@ -75,7 +75,34 @@ export function toOperationInput(
   return { params, body: operation.body === undefined ? undefined : body };
 }
 
-function unknownArgument(operation: Operation, name: string): ApiError {
+/**
+ * The name a `__proto__` argument travels under through the SDK, which copies
+ * arguments into fresh objects where that key would set the prototype and
+ * vanish: renamed before (`keepProtoArguments`), refused by its own name here.
+ */
+export const PROTO_ARGUMENT = "\u0000__proto__";
+
+/** Renames every tools/call's own `__proto__` argument in a parsed body to PROTO_ARGUMENT, in place. */
+export function keepProtoArguments(body: unknown): void {
+  for (const message of Array.isArray(body) ? body : [body]) {
+    if (typeof message !== "object" || message === null) continue;
+    const { method, params } = message as { method?: unknown; params?: { arguments?: unknown } };
+    const args = typeof params === "object" && params !== null ? params.arguments : undefined;
+    if (method !== "tools/call" || typeof args !== "object" || args === null) continue;
+    const proto = Object.getOwnPropertyDescriptor(args, "__proto__");
+    if (proto === undefined) continue;
+    Object.defineProperty(args, PROTO_ARGUMENT, {
+      value: proto.value as unknown,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    delete (args as Record<string, unknown>)["__proto__"];
+  }
+}
+
+function unknownArgument(operation: Operation, given: string): ApiError {
+  const name = given === PROTO_ARGUMENT ? "__proto__" : given;
   const names = [...Object.keys(operation.params.properties), ...Object.keys(operation.body?.properties ?? {})];
   const suggestion = closestName(name, names);
   return new ApiError(

@@ -27,7 +27,9 @@ export function withErrorBody(status: number, text: string): string | undefined 
     answer = JSON.parse(text);
   } catch {
     // Not JSON at all: the transport answered in plain text; say the same as our body.
-    return JSON.stringify(new ApiError("invalid_parameter", text.trim() || "The request was refused by the MCP transport.").toBody());
+    return JSON.stringify(
+      new ApiError("invalid_parameter", text.trim() || "The request was refused by the MCP transport.").toBody(),
+    );
   }
   if (!isErrorAnswer(answer) || hasSpecBody(answer.error.data)) return undefined;
   return JSON.stringify(transportRefusal(answer.error.code, answer.error.message, answer.id));
