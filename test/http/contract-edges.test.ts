@@ -118,3 +118,84 @@ describe("a preview of a call that would be refused", () => {
     await expectError(await postWatch(watch, key), 400, "watch_limit");
   });
 });
+
+describe("a full disk under the control store", () => {
+  interface Db {
+    exec(sql: string): void;
+    pragma(sql: string, options?: { simple: boolean }): unknown;
+    prepare(sql: string): { run(...values: unknown[]): unknown };
+  }
+
+  /** The server's own control-store connection: SQLite's page limit on it makes a real SQLITE_FULL, as a full disk does. */
+  function controlDb(): Db {
+    return (server.container.credits as unknown as { store: { db: Db } }).store.db;
+  }
+
+  /**
+   * Sets the database's size limit to its present size, then fills the pages
+   * of the credit tables with rows at random keys, smaller and smaller, until
+   * no page takes even the smallest: a new tenant's first counters find no room.
+   */
+  function fillDisk(db: Db): void {
+    db.pragma(`max_page_count = ${Number(db.pragma("page_count", { simple: true }))}`);
+    db.pragma("foreign_keys = OFF");
+    const fillers = [
+      db.prepare("INSERT INTO buckets VALUES ('filler-' || hex(randomblob(?)), 'x', 0, 0)"),
+      db.prepare("INSERT INTO credit_months VALUES ('filler-' || hex(randomblob(?)), 'x', 0)"),
+    ];
+    for (const insert of fillers) {
+      for (const size of [200, 50, 10, 2, 1]) {
+        for (let refused = 0; refused < 200;) {
+          try {
+            insert.run(size);
+            refused = 0;
+          } catch (error) {
+            const code = (error as { code?: string }).code;
+            if (code === "SQLITE_FULL") refused++;
+            else if (code !== "SQLITE_CONSTRAINT_PRIMARYKEY") throw error;
+          }
+        }
+      }
+    }
+    db.pragma("foreign_keys = ON");
+  }
+
+  function freeDisk(db: Db): void {
+    db.exec("DELETE FROM buckets WHERE tenant_id LIKE 'filler-%'; DELETE FROM credit_months WHERE tenant_id LIKE 'filler-%'");
+    db.pragma("max_page_count = 1073741823");
+  }
+
+  it("answers 503 upstream_unavailable with a JSON body and retry-after, charges nothing, logs it once, and recovers", async () => {
+    const { key } = await server.container.accounts.issueKey("full-disk", "build");
+    const db = controlDb();
+    fillDisk(db);
+    logLines.length = 0;
+    for (let i = 0; i < 3; i++) {
+      const response = await server.get("/search?q=new+year&limit=1", key);
+      const body = await expectError(response, 503, "upstream_unavailable");
+      expect(body.detail).toContain("storage is full");
+      expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    // Over MCP: the same refusal as a tool error carrying the body.
+    const mcp = await fetch(`${server.url}/mcp`, {
+      method: "POST",
+      headers: {
+        "x-api-key": key,
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2025-11-25",
+      },
+      body: '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"search_news","arguments":{"q":"new year"}}}',
+    });
+    const answer = await json<{ result?: { isError?: boolean; structuredContent?: { code?: string } } }>(mcp);
+    expect(answer.result?.isError).toBe(true);
+    expect(answer.result?.structuredContent?.code).toBe("upstream_unavailable");
+    expect(logLines.filter((line) => line.includes("storage full")).length).toBe(1);
+
+    freeDisk(db);
+    const after = await server.get("/search?q=new+year&limit=1", key);
+    expect(after.status).toBe(200);
+    const account = await json<{ credits_used: number }>(await server.get("/account", key));
+    expect(account.credits_used).toBe(Number(after.headers.get("x-credits-charged")));
+  });
+});
