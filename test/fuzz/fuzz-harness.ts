@@ -52,7 +52,8 @@ export interface FuzzTarget {
   restCaller: Caller;
   mcpCaller: Caller;
   pool: Pool;
-  schemas: ServedSchemas;
+  /** The response schemas the server serves; loaded by the first run. */
+  schemas?: ServedSchemas;
   reconnect(): Promise<void>;
   close(): Promise<void>;
 }
@@ -80,7 +81,6 @@ export async function startFuzzTarget(): Promise<FuzzTarget> {
     restCaller: await server.container.accounts.identify(restKey),
     mcpCaller: await server.container.accounts.identify(mcpKey),
     pool,
-    schemas: await ServedSchemas.load(server),
     async reconnect() {
       await target.mcp.close();
       target.mcp = await connectClient(server, { key: mcpKey });
@@ -99,6 +99,7 @@ export async function runFuzz(
   options: { seed: number; cases: number; onProgress?: (stats: FuzzStats) => void },
 ): Promise<FuzzStats> {
   const stats: FuzzStats = { cases: 0, requests: 0, byStatus: {}, byOperation: {} };
+  target.schemas ??= await ServedSchemas.load(target.server);
   await fc.assert(
     fc.asyncProperty(callArbitrary(OPERATIONS, target.pool), async (call) => {
       // The SDK client keeps a listener per call on its connection's signal; a fresh client every so often keeps long runs flat.
@@ -201,7 +202,7 @@ async function viaRest(target: FuzzTarget, call: Call): Promise<Outcome> {
   const text = await response.text();
   const parsed = parse(text);
   if (response.status === 200 || response.status === 201) {
-    const schemaProblem = target.schemas.restProblem(call.operation, response.status, parsed);
+    const schemaProblem = schemasOf(target).restProblem(call.operation, response.status, parsed);
     return schemaProblem === undefined ? { status: 200 } : { status: 200, schemaProblem };
   }
   if (response.status === 400 && response.headers.get("x-credits-charged") !== "0") {
@@ -214,7 +215,7 @@ async function viaMcp(target: FuzzTarget, call: Call): Promise<Outcome> {
   try {
     const result = await target.mcp.client.callTool({ name: call.operation.tool, arguments: call.args as Record<string, Value> });
     if (result.isError !== true) {
-      const schemaProblem = target.schemas.toolProblem(call.operation.tool, result.structuredContent);
+      const schemaProblem = schemasOf(target).toolProblem(call.operation.tool, result.structuredContent);
       return schemaProblem === undefined ? { status: 200 } : { status: 200, schemaProblem };
     }
     const body = (result.structuredContent ?? {}) as Record<string, unknown>;
@@ -231,6 +232,11 @@ async function viaMcp(target: FuzzTarget, call: Call): Promise<Outcome> {
     }
     return { status: 597, code: "transport", detail: String(error) };
   }
+}
+
+function schemasOf(target: FuzzTarget): ServedSchemas {
+  if (target.schemas === undefined) throw new Error("runFuzz loads the served schemas first");
+  return target.schemas;
 }
 
 function errorFields(body: unknown): { code?: string; detail?: string } {

@@ -32,9 +32,7 @@ describe("find_related", () => {
 
       const unknown = await connected.client.callTool({ name: "find_related", arguments: { id: "20200222000000-999999" } });
       expect(unknown.isError).toBe(true);
-      expect(
-        unknown.structuredContent ?? JSON.parse((unknown.content as Array<{ text: string }>)[0]?.text ?? "{}"),
-      ).toMatchObject({
+      expect(unknown.structuredContent ?? JSON.parse((unknown.content as Array<{ text: string }>)[0]?.text ?? "{}")).toMatchObject({
         code: "not_found",
       });
     } finally {
