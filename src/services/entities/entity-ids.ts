@@ -12,13 +12,17 @@ export const MAX_ENTITY_IDS = 5;
 export function parseEntityIds(given: string | readonly string[]): EntityRef[] {
   const texts = (typeof given === "string" ? [given] : given).flatMap((value) => value.split(",")).map((t) => t.trim());
   if (texts.length > MAX_ENTITY_IDS) {
-    throw invalidParameter("entity_id", `'entity_id' names ${texts.length} ids; at most ${MAX_ENTITY_IDS} are allowed per request.`);
+    throw invalidParameter(
+      "entity_id",
+      `'entity_id' names ${texts.length} ids; at most ${MAX_ENTITY_IDS} are allowed per request.`,
+    );
   }
   const refs: EntityRef[] = [];
   for (const text of texts) {
     const ref = parseEntityId(text);
     if (ref === undefined) {
-      throw invalidParameter("entity_id", 
+      throw invalidParameter(
+        "entity_id",
         `'entity_id' holds '${text.slice(0, 200)}', which is not an entity id: expected <type>:<name> as /entities returns it, type one of ${ENTITY_TYPES.join(", ")} (e.g. person:joe biden).`,
       );
     }

@@ -47,7 +47,8 @@ function areaOf(params: CandidateParams): GeoArea | undefined {
     checkLongitude("near", longitude);
     return { kind: "near", latitude, longitude, radius_km: params.radius_km };
   }
-  if (params.radius_km !== undefined) throw invalidParameter("radius_km", "'radius_km' is the radius around 'near': give 'near' too.");
+  if (params.radius_km !== undefined)
+    throw invalidParameter("radius_km", "'radius_km' is the radius around 'near': give 'near' too.");
   if (params.bbox === undefined) return undefined;
   const [south, west, north, east] = numbers(params.bbox) as [number, number, number, number];
   checkLatitude("bbox", south);
@@ -55,7 +56,10 @@ function areaOf(params: CandidateParams): GeoArea | undefined {
   checkLongitude("bbox", west);
   checkLongitude("bbox", east);
   if (south > north)
-    throw invalidParameter("bbox", `'bbox' south (${south}) is north of its north (${north}); the order is south,west,north,east.`);
+    throw invalidParameter(
+      "bbox",
+      `'bbox' south (${south}) is north of its north (${north}); the order is south,west,north,east.`,
+    );
   const box = { south, west, north, east };
   const cells = geohashCells(box).length;
   if (cells > MAX_GEOHASH_CELLS) {
@@ -72,9 +76,11 @@ function numbers(text: string): number[] {
 }
 
 function checkLatitude(parameter: string, value: number): void {
-  if (!(value >= -90 && value <= 90)) throw invalidParameter(parameter, `'${parameter}' has a latitude ${value} outside -90 to 90.`);
+  if (!(value >= -90 && value <= 90))
+    throw invalidParameter(parameter, `'${parameter}' has a latitude ${value} outside -90 to 90.`);
 }
 
 function checkLongitude(parameter: string, value: number): void {
-  if (!(value >= -180 && value <= 180)) throw invalidParameter(parameter, `'${parameter}' has a longitude ${value} outside -180 to 180.`);
+  if (!(value >= -180 && value <= 180))
+    throw invalidParameter(parameter, `'${parameter}' has a longitude ${value} outside -180 to 180.`);
 }

@@ -84,7 +84,8 @@ export function toSearchRequest(params: ListParams): ArticleSearchRequest {
 /** `q` parsed; one with no word to search for is refused. */
 export function keywordsOf(q: string): KeywordQuery {
   const keywords = parseKeywordQuery(q);
-  if (keywords === undefined) throw invalidParameter("q", "'q' holds no word to search for: give at least one word that is not negated.");
+  if (keywords === undefined)
+    throw invalidParameter("q", "'q' holds no word to search for: give at least one word that is not negated.");
   return keywords;
 }
 

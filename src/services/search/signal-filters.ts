@@ -53,7 +53,8 @@ const MAX_CLAUSES = 25;
 
 function parseClauses(text: string): SignalRange[] {
   const clauses = text.split(",").map((c) => c.trim());
-  if (clauses.length > MAX_CLAUSES) throw invalidParameter("signals", `'signals' has ${clauses.length} clauses; at most ${MAX_CLAUSES}.`);
+  if (clauses.length > MAX_CLAUSES)
+    throw invalidParameter("signals", `'signals' has ${clauses.length} clauses; at most ${MAX_CLAUSES}.`);
   return clauses.map((clause) => {
     const parts = clause.split(":");
     const [name = "", min = "", max = ""] = parts;
