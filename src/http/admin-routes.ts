@@ -6,7 +6,7 @@ import { PLAN_IDS, PLANS } from "../domain/plans.js";
 import { MAX_GRACE_MINUTES, MAX_TTL_HOURS, type AccountService } from "../services/accounts/account-service.js";
 import type { CreditService } from "../services/accounts/credit-service.js";
 import { ApiError } from "../shared/api-error.js";
-import { sendApiError } from "../transport/error-reply.js";
+import { restBodyTooLarge, sendApiError, useErrorReplies } from "../transport/error-reply.js";
 
 // The operator API, for the console: tenants, plans, suspension and keys.
 // Guarded by the operator token (NEWSINDEX_ADMIN_TOKEN) as a Bearer token;
@@ -55,10 +55,7 @@ export function registerAdminRoutes(app: FastifyInstance, options: AdminOptions)
           );
         }
       });
-      admin.setErrorHandler(async (error, _request, reply) => {
-        if (error instanceof ApiError) return sendApiError(reply, error);
-        throw error;
-      });
+      useErrorReplies(admin, { bodyTooLarge: restBodyTooLarge });
 
       admin.get("/tenants", async () => ({ tenants: await accounts.listTenants() }));
       admin.post("/tenants", async (request, reply) => {

@@ -1,4 +1,4 @@
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import Fastify, {
   LogController,
@@ -8,11 +8,11 @@ import Fastify, {
   type FastifyRequest,
 } from "fastify";
 import type { Operation, OperationDeps } from "../operations/operation.js";
-import { runOperation } from "../operations/run-operation.js";
+import { admitFreeRequest, runOperation } from "../operations/run-operation.js";
 import { ApiError } from "../shared/api-error.js";
 import type { Logger } from "../shared/logger.js";
 import { presentedKey } from "../transport/api-key.js";
-import { sendApiError, sendUnexpectedError } from "../transport/error-reply.js";
+import { restBodyTooLarge, sendApiError, useErrorReplies } from "../transport/error-reply.js";
 import { registerAdminRoutes } from "./admin-routes.js";
 import { buildOpenApi } from "./openapi.js";
 import { redactedUrl } from "./request-log.js";
@@ -61,9 +61,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
 
   const publicFiles = loadPublicFiles(options.docsDir, buildOpenApi(operations));
+  const keyedDocs = loadDocs(options.docsDir, KEYED_DOCS);
   for (const prefix of VERSION_PREFIXES) {
     for (const [path, file] of publicFiles) {
       app.get(prefix + path, async (_request, reply) => reply.type(file.type).send(file.body));
+    }
+    for (const [path, file] of keyedDocs) {
+      app.get(prefix + path, async (request, reply) => {
+        const admitted = await admitFreeRequest(presentedKey(request.headers), deps);
+        if (!admitted.ok) return sendApiError(reply, admitted.error, admitted.headers);
+        return reply.headers(admitted.headers).type(file.type).send(file.body);
+      });
     }
     for (const operation of operations) {
       app.route({
@@ -81,10 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Every path that is not public answers 401 without a valid key, even one that does not exist.
   app.setNotFoundHandler((request, reply) => replyRefused(request, reply, unknownRoute(request, operations), deps));
 
-  app.setErrorHandler(async (error, request, reply) => {
-    if (error instanceof ApiError) return sendApiError(reply, error);
-    return sendUnexpectedError(reply, error, request.log);
-  });
+  useErrorReplies(app, { bodyTooLarge: restBodyTooLarge, deps });
 
   return app;
 }
@@ -133,15 +138,28 @@ interface PublicFile {
   body: string;
 }
 
+/** The spec's key-free documents (section 1); with /openapi.json and /mcp/tools.json, the only paths served without a key. */
+const PUBLIC_DOCS = ["search-recipes.md", "agent-workflow.md", "completeness.md", "changelog.md"];
+
+/**
+ * The reference a client needs past its first call, served to a key (free, a
+ * message token, like /account). docs/operators.md is for whoever runs the
+ * server and is not served at all: it names settings that exist for testing.
+ */
+const KEYED_DOCS = ["mcp.md", "watches.md", "relationships.md", "signals-and-events.md"];
+
 /** Key-free paths (spec section 1), read once at start. */
 function loadPublicFiles(docsDir: string, openapi: unknown): Map<string, PublicFile> {
-  const files = new Map<string, PublicFile>();
+  const files = loadDocs(docsDir, PUBLIC_DOCS);
   files.set("/openapi.json", { type: "application/json; charset=utf-8", body: JSON.stringify(openapi) });
   files.set("/llms.txt", { type: "text/plain; charset=utf-8", body: readFileSync(join(docsDir, "llms.txt"), "utf8") });
-  for (const name of readdirSync(docsDir)) {
-    if (name.endsWith(".md")) {
-      files.set(`/docs/${name}`, { type: "text/markdown; charset=utf-8", body: readFileSync(join(docsDir, name), "utf8") });
-    }
+  return files;
+}
+
+function loadDocs(docsDir: string, names: readonly string[]): Map<string, PublicFile> {
+  const files = new Map<string, PublicFile>();
+  for (const name of names) {
+    files.set(`/docs/${name}`, { type: "text/markdown; charset=utf-8", body: readFileSync(join(docsDir, name), "utf8") });
   }
   return files;
 }

@@ -1,6 +1,6 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
 import type { Operation } from "../operations/operation.js";
-import { ErrorBodySchema, WatchWebhookSchema } from "../schemas/responses.js";
+import { ErrorBodySchema, EstimateResponseSchema, WatchWebhookSchema } from "../schemas/responses.js";
 import { CONTRACT_VERSION } from "../shared/version.js";
 
 // OpenAPI 3.1 from the operations registry: the same parameter declarations
@@ -18,18 +18,36 @@ const ERROR_RESPONSES: Record<string, string> = {
   "503": "`upstream_unavailable`: the index could not be read. Not evidence of absence.",
 };
 
+const PREVIEW_NOTE = "`estimate: true`, the credit range, its breakdown, what is left and `would_run`; costs 0";
+
 export function buildOpenApi(operations: readonly Operation[]): JsonObject {
   const paths: Record<string, JsonObject> = {};
-  const components: Record<string, TSchema> = { Error: ErrorBodySchema, WatchWebhook: WatchWebhookSchema };
+  const components: Record<string, TSchema> = {
+    Error: ErrorBodySchema,
+    WatchWebhook: WatchWebhookSchema,
+    EstimateResponse: EstimateResponseSchema,
+  };
   for (const op of operations) {
     const responseName = String(op.response.$id ?? `${op.name}Response`);
     components[responseName] = op.response;
-    const responses: JsonObject = {
-      [String(op.status)]: {
-        description: op.status === 201 ? "Created" : "OK",
-        content: { "application/json": { schema: { $ref: `#/components/schemas/${responseName}` } } },
-      },
-    };
+    const result = { $ref: `#/components/schemas/${responseName}` };
+    const preview = { $ref: "#/components/schemas/EstimateResponse" };
+    // Every operation answers estimate=true with the price preview, at 200 (a preview creates nothing).
+    const responses: JsonObject =
+      op.status === 200
+        ? {
+            "200": {
+              description: `OK: the result, or with \`estimate=true\` the price preview (${PREVIEW_NOTE}).`,
+              content: { "application/json": { schema: { oneOf: [result, preview] } } },
+            },
+          }
+        : {
+            [String(op.status)]: { description: "Created", content: { "application/json": { schema: result } } },
+            "200": {
+              description: `With \`estimate=true\`: the price preview (${PREVIEW_NOTE}); nothing is created.`,
+              content: { "application/json": { schema: preview } },
+            },
+          };
     if (op.pathParams.length > 0)
       responses["404"] = {
         description: "`not_found`: the id does not exist. Safe to cache. An id outside the plan's reach or the window is 400.",

@@ -8,7 +8,7 @@ import { toOperationInput } from "./parameter-forms.js";
 import { ACCOUNT_STATUS_TOOL, withSessionTotals } from "./session-fields.js";
 import type { SessionMeter } from "./session-meter.js";
 import type { ToolCatalog } from "./tool-catalog.js";
-import { toToolResult } from "./tool-result.js";
+import { McpRateLimited, toToolResult } from "./tool-result.js";
 
 // tools/call: every call runs through runOperation, the path REST takes too
 // (key, suspension, validation, price, budgets, run, charge), then is counted
@@ -28,6 +28,13 @@ export async function callTool(
 ): Promise<CallToolResult> {
   const operation = context.catalog.operation(name);
   if (operation === undefined) {
+    // A call of no tool is a refused message: it takes a token, like any refusal.
+    try {
+      await context.deps.credits.admitMessage(exchange.caller);
+    } catch (error) {
+      if (error instanceof ApiError && error.code === "message_rate_limited") throw new McpRateLimited(error);
+      throw error;
+    }
     context.sessions.record(exchange.session, 0);
     const suggestion = closestName(name, context.catalog.names);
     throw new ProtocolError(

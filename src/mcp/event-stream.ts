@@ -1,5 +1,6 @@
 import { PassThrough } from "node:stream";
 import type { FastifyReply, FastifyRequest } from "fastify";
+import { transportRefusal } from "./transport-refusal.js";
 
 // GET /mcp opens the server-to-client event stream of the Streamable HTTP
 // transport. Our tools answer on the POST that asked, and the server starts
@@ -18,11 +19,7 @@ export class EventStreams {
       return reply
         .status(406)
         .type("application/json; charset=utf-8")
-        .send({
-          jsonrpc: "2.0",
-          error: { code: -32000, message: "Not Acceptable: GET /mcp answers text/event-stream only." },
-          id: null,
-        });
+        .send(transportRefusal(-32000, "Not Acceptable: GET /mcp answers text/event-stream only"));
     }
     const stream = new PassThrough();
     const timer = setInterval(() => stream.write(": keep-alive\n\n"), KEEP_ALIVE_MS);

@@ -13,7 +13,9 @@ import { ApiError } from "../shared/api-error.js";
 import { McpExchange } from "./exchange.js";
 import { disconnectSignal, sendWebResponse, toWebRequest } from "./http-bridge.js";
 import { createMcpServer, type McpServerContext } from "./mcp-server.js";
-import { admitProtocolRequests } from "./message-tokens.js";
+import { admitMessages, messageTokenCount } from "./message-tokens.js";
+import { keepProtoArguments } from "./parameter-forms.js";
+import { withErrorBody } from "./transport-refusal.js";
 
 // POST /mcp. Both protocol eras are served from one server definition:
 // 2026-07-28 requests (per-request `_meta` envelope) by the SDK's
@@ -36,8 +38,9 @@ export class McpEndpoint {
   async post(request: FastifyRequest, reply: FastifyReply, exchange: McpExchange): Promise<FastifyReply> {
     const text = typeof request.body === "string" ? request.body : "";
     const parsed = parseJson(text);
+    keepProtoArguments(parsed);
     try {
-      await admitProtocolRequests(parsed, exchange.caller, this.context.deps);
+      await admitMessages(messageTokenCount(parsed), exchange.caller, this.context.deps);
     } catch (error) {
       if (error instanceof ApiError) return sendApiError(reply, error);
       throw error;
@@ -45,9 +48,11 @@ export class McpEndpoint {
     const webRequest = toWebRequest(request, text, disconnectSignal(reply));
     const authInfo = authInfoOf(exchange);
     const legacy = await isLegacyRequest(webRequest, parsed);
-    const response = legacy
-      ? await this.serveLegacy(webRequest, authInfo, parsed)
-      : await this.modern.fetch(webRequest, { authInfo, parsedBody: parsed });
+    const response = await withSpecErrorBody(
+      legacy
+        ? await this.serveLegacy(webRequest, authInfo, parsed)
+        : await this.modern.fetch(webRequest, { authInfo, parsedBody: parsed }),
+    );
 
     const limited = exchange.rateLimit;
     if (limited !== undefined) return sendApiError(reply, limited);
@@ -72,6 +77,17 @@ export class McpEndpoint {
       await server.close();
     }
   }
+}
+
+/** A transport refusal (bad JSON, wrong media type) carrying the spec's error body too (transport-refusal.ts). */
+async function withSpecErrorBody(response: Response): Promise<Response> {
+  if (response.status < 400 || response.status >= 500) return response;
+  const text = await response.text();
+  const replaced = withErrorBody(response.status, text);
+  if (replaced === undefined) return new Response(text, { status: response.status, headers: response.headers });
+  const headers = new Headers(response.headers);
+  headers.set("content-type", "application/json; charset=utf-8");
+  return new Response(replaced, { status: response.status, headers });
 }
 
 /** The exchange rides to the per-request server in AuthInfo.extra, the SDK's pass-through slot (the secret stays in the exchange). */

@@ -1,9 +1,10 @@
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { internalErrorBody } from "../shared/api-error.js";
+import { isStorageFull, logStorageFull, storageFullError } from "../shared/storage-full.js";
 import { CONTRACT_VERSION } from "../shared/version.js";
 import { callTool, type ToolCallContext } from "./call-tool.js";
 import type { McpExchange } from "./exchange.js";
-import { McpRateLimited } from "./tool-result.js";
+import { McpRateLimited, toToolResult } from "./tool-result.js";
 
 // One MCP server instance per HTTP request (the endpoint is stateless). The
 // low-level Server is used rather than McpServer because McpServer turns every
@@ -39,6 +40,11 @@ export function createMcpServer(exchange: McpExchange, context: McpServerContext
       if (error instanceof McpRateLimited) {
         exchange.rateLimited(error.error);
         throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
+      }
+      // A full disk under the control store: an upstream refusal, so a tool error carrying the 503 body.
+      if (isStorageFull(error)) {
+        logStorageFull(context.log, error);
+        return toToolResult({ ok: false, error: storageFullError(), credits_charged: 0, headers: {} });
       }
       // Unforeseen: logged here, and the client learns nothing internal.
       context.log.error({ err: error, tool: name }, "MCP tool call failed");

@@ -2,18 +2,27 @@ import { isJSONRPCRequest } from "@modelcontextprotocol/server";
 import type { OperationDeps } from "../operations/operation.js";
 import type { Caller } from "../services/accounts/account-service.js";
 
-// initialize, tools/list, ping and the other protocol requests cost 0 credits
-// but take a message token each (spec section 8), so a flood of them meets the
-// message rate limit: HTTP 429 with retry-after, before any JSON-RPC work.
-// tools/call is metered by runOperation instead (credits, or a message token
-// for free calls and refusals). Notifications and responses take nothing.
+// Everything sent to /mcp costs 0 credits or its tool's price, and whatever
+// costs 0 takes a message token (spec section 8), so that no kind of message
+// escapes the plan's messages per minute: past it, HTTP 429 with retry-after,
+// before any JSON-RPC work. One token each for: every JSON-RPC message of a
+// POST (requests, notifications, responses) except a tools/call, which
+// runOperation meters instead (credits, or a token when free or refused); a
+// POST body that is not JSON-RPC at all; opening the event stream (GET); and
+// ending a session (DELETE).
 
-export function protocolRequestCount(body: unknown): number {
+/** Message tokens a POST body takes before it is served. */
+export function messageTokenCount(body: unknown): number {
   const messages = Array.isArray(body) ? body : [body];
-  return messages.filter((m) => isJSONRPCRequest(m) && m.method !== "tools/call").length;
+  if (messages.length === 0) return 1;
+  return messages.filter((m) => !isToolCall(m)).length;
 }
 
-/** Takes one message token per protocol request; throws ApiError message_rate_limited past the plan's rate. */
-export async function admitProtocolRequests(body: unknown, caller: Caller, deps: OperationDeps): Promise<void> {
-  for (let i = protocolRequestCount(body); i > 0; i--) await deps.credits.admitMessage(caller);
+function isToolCall(message: unknown): boolean {
+  return isJSONRPCRequest(message) && message.method === "tools/call";
+}
+
+/** Takes `count` message tokens; throws ApiError message_rate_limited past the plan's rate. */
+export async function admitMessages(count: number, caller: Caller, deps: OperationDeps): Promise<void> {
+  for (let i = count; i > 0; i--) await deps.credits.admitMessage(caller);
 }

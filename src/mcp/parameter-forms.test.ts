@@ -21,8 +21,8 @@ const withSignals = defineOperation({
 
 describe("toOperationInput", () => {
   it("packs the MCP signals array into REST clauses and passes the rest through", () => {
-    expect(toOperationInput(withSignals, { signals: [{ name: "a", min: 1 }, { name: "b" }], limit: 5, other: 1 })).toEqual({
-      params: { signals: "a:1:,b::", limit: 5, other: 1 },
+    expect(toOperationInput(withSignals, { signals: [{ name: "a", min: 1 }, { name: "b" }], limit: 5 })).toEqual({
+      params: { signals: "a:1:,b::", limit: 5 },
       body: undefined,
     });
   });
@@ -38,10 +38,36 @@ describe("toOperationInput", () => {
       sideEffects: true,
       body: Type.Object({ label: Type.Optional(Type.String()), tags: Type.Optional(Type.Array(Type.String())) }),
     });
-    expect(toOperationInput(create, { label: "x", tags: ["a"], signals: [{ name: "a" }], other: 1 })).toEqual({
-      params: { signals: "a::", other: 1 },
+    expect(toOperationInput(create, { label: "x", tags: ["a"], signals: [{ name: "a" }] })).toEqual({
+      params: { signals: "a::" },
       body: { label: "x", tags: ["a"] },
     });
     expect(toOperationInput(create, { limit: 1 })).toEqual({ params: { limit: 1 }, body: {} });
+  });
+
+  it("refuses every undeclared argument, __proto__ included, with a hint from parameters and body fields alike", () => {
+    const create = defineOperation({
+      ...withSignals,
+      method: "POST",
+      sideEffects: true,
+      body: Type.Object({ language: Type.Optional(Type.String()) }),
+    });
+    const refusal = (args: Record<string, unknown>): ApiError => {
+      try {
+        toOperationInput(create, args);
+      } catch (error) {
+        if (error instanceof ApiError) return error;
+        throw error;
+      }
+      throw new Error("accepted");
+    };
+    expect(refusal({ lang: "eng" })).toMatchObject({
+      code: "unknown_parameter",
+      extras: { parameter: "lang", suggestion: "language" },
+    });
+    expect(refusal(JSON.parse('{"__proto__": {"limit": 1}}') as Record<string, unknown>)).toMatchObject({
+      code: "unknown_parameter",
+      extras: { parameter: "__proto__" },
+    });
   });
 });

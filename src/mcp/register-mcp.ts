@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { presentedKey } from "../transport/api-key.js";
-import { sendApiError, sendUnexpectedError } from "../transport/error-reply.js";
+import { sendApiError, useErrorReplies } from "../transport/error-reply.js";
 import type { Operation, OperationDeps } from "../operations/operation.js";
 import type { Caller } from "../services/accounts/account-service.js";
 import { ApiError } from "../shared/api-error.js";
 import { EventStreams } from "./event-stream.js";
+import { admitMessages } from "./message-tokens.js";
 import { McpExchange } from "./exchange.js";
 import { McpEndpoint } from "./mcp-endpoint.js";
 import { checkOrigin } from "./origin-check.js";
@@ -26,6 +27,14 @@ export interface McpOptions {
 
 /** A POST body larger than this is 413; tool arguments are small. */
 export const MCP_MAX_BODY_BYTES = 256 * 1024;
+
+/** The spec's one 413: an MCP body too large. */
+function mcpBodyTooLarge(): ApiError {
+  return new ApiError(
+    "payload_too_large",
+    `The request body is larger than ${MCP_MAX_BODY_BYTES / 1024} KB, the most /mcp reads. Do not retry it as is.`,
+  );
+}
 
 /** Served unprefixed and under /v1, like every REST path. */
 const PREFIXES = ["", "/v1"];
@@ -73,10 +82,7 @@ export async function registerMcp(app: FastifyInstance, options: McpOptions): Pr
     scope.addContentTypeParser("*", { parseAs: "string", bodyLimit: MCP_MAX_BODY_BYTES }, (_request, body, done) =>
       done(null, body),
     );
-    scope.setErrorHandler(async (error, request, reply) => {
-      if (error instanceof ApiError) return sendApiError(reply, error);
-      return sendUnexpectedError(reply, error, request.log);
-    });
+    useErrorReplies(scope, { bodyTooLarge: mcpBodyTooLarge });
     for (const prefix of PREFIXES) {
       scope.route({
         method: ["POST", "GET", "DELETE"],
@@ -85,6 +91,8 @@ export async function registerMcp(app: FastifyInstance, options: McpOptions): Pr
         handler: async (request, reply) => {
           const exchange = exchangeFor(request);
           if (request.method === "POST") return endpoint.post(request, reply, exchange);
+          // Opening the event stream and ending a session are messages too (message-tokens.ts).
+          await admitMessages(1, exchange.caller, deps);
           if (request.method === "GET") return streams.serve(request, reply);
           sessions.end(exchange.session);
           return reply.status(204).send();

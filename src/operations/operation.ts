@@ -7,6 +7,7 @@ import type { StoryIndex } from "../ports/story-index.js";
 import type { AccountService, Caller } from "../services/accounts/account-service.js";
 import type { CreditService } from "../services/accounts/credit-service.js";
 import type { Clock } from "../shared/clock.js";
+import type { ApiError } from "../shared/api-error.js";
 import type { WatchService } from "../services/watches/watch-service.js";
 import type { Meter } from "../services/accounts/credit-service.js";
 
@@ -35,6 +36,8 @@ export interface PlannedCall {
   execute(meter: CreditMeter): Promise<object>;
   /** Fields an `estimate=true` preview adds for this call (POST /watches: what its runs will cost). */
   preview?: Record<string, unknown>;
+  /** The refusal the call would meet when run, beyond credits (POST /watches: the plan's watch cap), so a preview can say so. */
+  refusal?(): Promise<ApiError | undefined>;
 }
 
 export type HttpMethod = "GET" | "POST" | "DELETE";

@@ -38,25 +38,15 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
     const params = validateParams(operation, input.params, input.form, input.served);
     planned = operation.plan({ ...params, ...validateBody(operation, input.body, input.served) }, caller, deps);
     const maxCredits = params.max_credits as number | undefined;
-    const overBudget = maxCredits !== undefined && planned.price.max > maxCredits;
+    const overBudget =
+      maxCredits !== undefined && planned.price.max > maxCredits ? budgetRefusal(planned, maxCredits) : undefined;
     // A preview answers with what the call would meet; `max_credits` refuses only a call that would run.
-    if (overBudget && params.estimate !== true) {
-      throw new ApiError(
-        "credit_budget_exceeded",
-        `This call can cost up to ${planned.price.max} credits, more than max_credits=${maxCredits}. Nothing ran and nothing was charged.`,
-        { credits: { min: planned.price.min, max: planned.price.max }, max_credits: maxCredits },
-      );
-    }
+    if (overBudget !== undefined && params.estimate !== true) throw overBudget;
     if (params.estimate === true || operation.free) {
       await deps.credits.admitMessage(caller);
       const body =
         params.estimate === true
-          ? {
-              ...(await deps.credits.preview(caller, operation.name, planned.price)),
-              ...planned.preview,
-              // The budget is checked before the month's and the minute's credits (spec section 5, rule 3).
-              ...(overBudget ? { would_run: false, refusal: "credit_budget_exceeded" } : {}),
-            }
+          ? await previewOf(operation, planned, caller, deps, overBudget)
           : await planned.execute({ took: () => undefined });
       return { ok: true, body: withCharge(body, 0), credits_charged: 0, headers: await deps.credits.headers(caller) };
     }
@@ -81,6 +71,26 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
   if (metered.ok) return { ok: true, body: withCharge(metered.value, charged), credits_charged: charged, headers };
   if (metered.error instanceof ApiError) return { ok: false, error: metered.error, credits_charged: charged, headers };
   throw metered.error;
+}
+
+/**
+ * A free request outside the operations (a keyed document): the key, then
+ * suspension, then a message token, like a free call. Its credit headers, or
+ * the refusal.
+ */
+export async function admitFreeRequest(
+  key: string | undefined,
+  deps: OperationDeps,
+): Promise<{ ok: true; headers: Record<string, string> } | Refusal> {
+  const admitted = await admit(key, deps);
+  if (!admitted.ok) return admitted.refusal;
+  try {
+    await deps.credits.admitMessage(admitted.caller);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { ok: false, error, credits_charged: 0, headers: await deps.credits.headers(admitted.caller) };
+  }
+  return { ok: true, headers: await deps.credits.headers(admitted.caller) };
 }
 
 /**
@@ -130,6 +140,30 @@ async function refuse(caller: Caller, error: ApiError, deps: OperationDeps): Pro
     }
   }
   return { ok: false, error: answer, credits_charged: 0, headers: await deps.credits.headers(caller) };
+}
+
+/** The preview: the credit checks, the call's own fields, and a refusal the call would meet beyond credits. */
+async function previewOf(
+  operation: Operation,
+  planned: PlannedCall,
+  caller: Caller,
+  deps: OperationDeps,
+  overBudget: ApiError | undefined,
+): Promise<object> {
+  const preview = await deps.credits.preview(caller, operation.name, planned.price);
+  // The budget is checked before the month's and the minute's credits (spec section 5, rule 3).
+  const refusal = overBudget ?? (preview.would_run ? await planned.refusal?.() : undefined);
+  const verdict = refusal === undefined ? {} : { would_run: false, refusal: refusal.code, refusal_detail: refusal.detail };
+  return { ...preview, ...planned.preview, ...verdict };
+}
+
+/** `max_credits` below what the call can cost: refused before anything runs. */
+function budgetRefusal(planned: PlannedCall, maxCredits: number): ApiError {
+  return new ApiError(
+    "credit_budget_exceeded",
+    `This call can cost up to ${planned.price.max} credits, more than max_credits=${maxCredits}. Nothing ran and nothing was charged.`,
+    { credits: { min: planned.price.min, max: planned.price.max }, max_credits: maxCredits },
+  );
 }
 
 /** Puts `credits_charged` just before `attribution`, where the spec lists it. */

@@ -1,6 +1,6 @@
 import { Kind, type TObject, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
-import { ApiError, type ErrorCode } from "../shared/api-error.js";
+import { ApiError, invalidParameter, type ErrorCode } from "../shared/api-error.js";
 import { closestName } from "../shared/closest-name.js";
 import { quoteName, quoteValue } from "../shared/quote.js";
 import type { Operation } from "./operation.js";
@@ -148,7 +148,7 @@ function refusal(name: string, schema: TSchema, given: unknown): ApiError {
 }
 
 function invalid(name: string, schema: TSchema, problem: string): ApiError {
-  return new ApiError("invalid_parameter", `'${name}' ${problem}: expected ${expected(schema)}.`, { parameter: name });
+  return invalidParameter(name, `'${name}' ${problem}: expected ${expected(schema)}.`);
 }
 
 function enumValues(schema: TSchema): string[] {

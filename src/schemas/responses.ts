@@ -311,6 +311,11 @@ export const EstimateResponseSchema = Type.Object(
     credits_per_minute_remaining: Type.Integer(),
     would_run: Type.Boolean(),
     refusal: Type.Optional(Type.String({ description: "The code the call would meet now, when `would_run` is false." })),
+    refusal_detail: Type.Optional(
+      Type.String({
+        description: "Why, when the refusal is not a credit one (e.g. `watch_limit`): the detail the call would answer.",
+      }),
+    ),
     credits_charged: Type.Integer(),
     attribution: Type.String(),
   },

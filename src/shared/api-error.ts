@@ -76,6 +76,11 @@ export class ApiError extends Error {
   }
 }
 
+/** The one refusal of a parameter's value or combination: 400 `invalid_parameter`, naming the parameter. */
+export function invalidParameter(parameter: string, detail: string): ApiError {
+  return new ApiError("invalid_parameter", detail, { parameter });
+}
+
 /** The body of a failure we did not foresee: generic, nothing internal leaks. */
 export function internalErrorBody(): ErrorBody {
   return {

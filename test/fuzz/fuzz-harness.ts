@@ -8,6 +8,7 @@ import { connectClient, type Connected } from "../mcp/mcp-client.js";
 import { TestClock } from "../support/test-clock.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 import { callArbitrary, type Call, type Pool, type Value } from "./call-arbitrary.js";
+import { ServedSchemas } from "./served-schemas.js";
 
 // Property-based fuzzing of every operation, over REST and over MCP with the
 // official SDK client, against a real server on the real sample. Each
@@ -18,7 +19,9 @@ import { callArbitrary, type Call, type Pool, type Value } from "./call-arbitrar
 //   2. every status is one the spec's table names;
 //   3. every 4xx carries a spec `code` (whose status is that status) and a `detail`;
 //   4. a 400 (any refusal) is never charged: the tenant's counters are unchanged;
-//   5. the same arguments give the same outcome (status and code) over REST and MCP.
+//   5. the same arguments give the same outcome (status and code) over REST and MCP;
+//   6. every 200 body matches the response schema the server serves for it
+//      (/openapi.json over REST, the tool's outputSchema over MCP).
 
 const CALLS_PER_CLIENT = 1_000;
 const PROGRESS_EVERY = 2_500;
@@ -30,6 +33,8 @@ export interface Outcome {
   status: number;
   code?: string;
   detail?: string;
+  /** Why a 200 body does not match the schema the server serves for it. */
+  schemaProblem?: string;
 }
 
 export interface FuzzStats {
@@ -47,6 +52,8 @@ export interface FuzzTarget {
   restCaller: Caller;
   mcpCaller: Caller;
   pool: Pool;
+  /** The response schemas the server serves; loaded by the first run. */
+  schemas?: ServedSchemas;
   reconnect(): Promise<void>;
   close(): Promise<void>;
 }
@@ -92,6 +99,7 @@ export async function runFuzz(
   options: { seed: number; cases: number; onProgress?: (stats: FuzzStats) => void },
 ): Promise<FuzzStats> {
   const stats: FuzzStats = { cases: 0, requests: 0, byStatus: {}, byOperation: {} };
+  target.schemas ??= await ServedSchemas.load(target.server);
   await fc.assert(
     fc.asyncProperty(callArbitrary(OPERATIONS, target.pool), async (call) => {
       // The SDK client keeps a listener per call on its connection's signal; a fresh client every so often keeps long runs flat.
@@ -123,6 +131,14 @@ async function checkCall(target: FuzzTarget, call: Call, stats: FuzzStats): Prom
   }
 
   const where = `${call.operation.tool} ${JSON.stringify(call.args).slice(0, 500)}`;
+  for (const [door, outcome] of [
+    ["REST", rest],
+    ["MCP", mcp],
+  ] as const) {
+    if (outcome.schemaProblem !== undefined) {
+      throw new Error(`${door} 200 body does not match its served schema (${outcome.schemaProblem}) for ${where}`);
+    }
+  }
   for (const [door, outcome, before, after] of [
     ["REST", rest, restBefore, restAfter],
     ["MCP", mcp, mcpBefore, mcpAfter],
@@ -184,8 +200,11 @@ async function viaRest(target: FuzzTarget, call: Call): Promise<Outcome> {
     ...(body === undefined ? {} : { body }),
   });
   const text = await response.text();
-  if (response.status === 200 || response.status === 201) return { status: 200 };
   const parsed = parse(text);
+  if (response.status === 200 || response.status === 201) {
+    const schemaProblem = schemasOf(target).restProblem(call.operation, response.status, parsed);
+    return schemaProblem === undefined ? { status: 200 } : { status: 200, schemaProblem };
+  }
   if (response.status === 400 && response.headers.get("x-credits-charged") !== "0") {
     return { status: 599, code: "charged_400", detail: text.slice(0, 200) };
   }
@@ -195,7 +214,10 @@ async function viaRest(target: FuzzTarget, call: Call): Promise<Outcome> {
 async function viaMcp(target: FuzzTarget, call: Call): Promise<Outcome> {
   try {
     const result = await target.mcp.client.callTool({ name: call.operation.tool, arguments: call.args as Record<string, Value> });
-    if (result.isError !== true) return { status: 200 };
+    if (result.isError !== true) {
+      const schemaProblem = schemasOf(target).toolProblem(call.operation.tool, result.structuredContent);
+      return schemaProblem === undefined ? { status: 200 } : { status: 200, schemaProblem };
+    }
     const body = (result.structuredContent ?? {}) as Record<string, unknown>;
     const code = typeof body.code === "string" ? body.code : undefined;
     return {
@@ -210,6 +232,11 @@ async function viaMcp(target: FuzzTarget, call: Call): Promise<Outcome> {
     }
     return { status: 597, code: "transport", detail: String(error) };
   }
+}
+
+function schemasOf(target: FuzzTarget): ServedSchemas {
+  if (target.schemas === undefined) throw new Error("runFuzz loads the served schemas first");
+  return target.schemas;
 }
 
 function errorFields(body: unknown): { code?: string; detail?: string } {

@@ -51,15 +51,14 @@ describe("names every object inherits", () => {
     },
   );
 
-  it("drops a __proto__ key before any tool sees it: no pollution, no -32603", async () => {
-    // The SDK parses arguments into fresh objects, which leaves a `__proto__` key out; the tool runs as without it.
-    const result = await connected.client.callTool({
-      name: "search_news",
-      arguments: JSON.parse('{"__proto__": {"limit": 1}, "view": "compact"}') as Body,
-    });
-    expect(result.isError).not.toBe(true);
-    expect((result.structuredContent as { results: unknown[] }).results.length).toBeGreaterThan(1);
+  it("refuses a __proto__ argument as -32602 unknown_parameter, charging nothing: no pollution, no -32603", async () => {
+    // The SDK parses arguments into fresh objects, where a `__proto__` key would vanish; the endpoint keeps its name.
+    const before = await creditsUsed();
+    const answer = await refusal("search_news", JSON.parse('{"__proto__": {"limit": 1}, "view": "compact"}') as Body);
+    expect(answer.code).toBe(-32602);
+    expect(answer.data).toMatchObject({ code: "unknown_parameter", parameter: "__proto__" });
     expect(({} as Body).limit).toBeUndefined();
+    expect(await creditsUsed()).toBe(before);
   });
 });
 

@@ -267,7 +267,10 @@ describe("an endpoint with a method, a JSON body and side effects, declared once
     expect(Object.keys(schema?.properties ?? {})).toEqual(["label", ...Object.keys(STORY_QUERY)]);
     expect(schema).toMatchObject({ additionalProperties: false });
     expect(post.responses["201"]).toBeDefined();
-    expect(post.responses["200"]).toBeUndefined();
+    // A preview (estimate=true) creates nothing: 200 with the price preview.
+    expect(post.responses["200"]).toMatchObject({
+      content: { "application/json": { schema: { $ref: "#/components/schemas/EstimateResponse" } } },
+    });
     expect(post.parameters.map((p) => p.name)).toEqual(["estimate", "max_credits"]);
     expect(openapi.paths["/saved-queries/{id}"]?.delete).toMatchObject({ operationId: "deleteQuery" });
   });

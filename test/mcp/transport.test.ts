@@ -76,8 +76,9 @@ describe("authentication before any JSON-RPC", () => {
     expect((await json<RpcAnswer>(response)).result?.protocolVersion).toBe("2025-11-25");
   });
 
-  it("serves /docs/mcp.md without a key, saying that our contract decides the error form", async () => {
-    const response = await server.get("/docs/mcp.md", null);
+  it("serves /docs/mcp.md to a key (it is not one of the key-free paths), saying that our contract decides the error form", async () => {
+    expect((await server.get("/docs/mcp.md", null)).status).toBe(401);
+    const response = await server.get("/docs/mcp.md");
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text).toContain("-32602");

@@ -1,4 +1,4 @@
-import { ApiError } from "../../shared/api-error.js";
+import { invalidParameter, type ApiError } from "../../shared/api-error.js";
 import { blockedAddressReason, literalAddress } from "./webhook-address.js";
 
 /**
@@ -25,5 +25,5 @@ export function parseWebhookUrl(text: string): URL {
 }
 
 export function invalidUrl(detail: string): ApiError {
-  return new ApiError("invalid_parameter", detail, { parameter: "webhook_url" });
+  return invalidParameter("webhook_url", detail);
 }

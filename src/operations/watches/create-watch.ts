@@ -51,6 +51,7 @@ export const createWatchOperation = defineOperation({
     return {
       price: priceOf({ operation: "watch" }),
       execute: () => watches.create(caller, input),
+      refusal: () => watches.createRefusal(caller),
       preview: {
         per_run: { min: run.price.min, max: run.price.max },
         runs_per_month: Math.ceil(MONTH_MINUTES / input.interval_minutes),

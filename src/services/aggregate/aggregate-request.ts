@@ -4,7 +4,7 @@ import type { KeywordQuery } from "../../domain/keyword-query.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
 import type { Params } from "../../schemas/params.js";
-import { ApiError } from "../../shared/api-error.js";
+import { ApiError, invalidParameter } from "../../shared/api-error.js";
 import { toStamp } from "../../shared/timestamps.js";
 import { applyPlanWindow, type Window } from "../search/plan-window.js";
 import { filtersOf, keywordsOf, type ListParams } from "../search/search-request.js";
@@ -59,7 +59,7 @@ export function toAggregateRequest(params: AggregateParams, plan: Plan, nowMs: n
   if (from !== undefined && from <= to) {
     const count = bucketCount(from, to, params.interval);
     if (count > MAX_BUCKETS) {
-      throw invalid(
+      throw invalidParameter(
         "interval",
         `interval=${params.interval} from ${from} to ${to} makes ${count} buckets; at most ${MAX_BUCKETS} are served. Narrow 'from'/'to' (${MAX_BUCKETS} ${params.interval}s at most) or use a wider interval.`,
       );
@@ -85,7 +85,7 @@ function metricsOf(list: string | undefined): { names: string[]; metrics: Aggreg
     if (name === "stories" || name === "outlets") metrics[name] = true;
     else if (name.startsWith("signal:")) metrics.signals.push(checkSignalMetric(name.slice("signal:".length)));
     else {
-      throw invalid(
+      throw invalidParameter(
         "metrics",
         `'metrics' names an unknown metric '${name.slice(0, 100)}': use stories, outlets or signal:<signal name>, comma-separated.`,
       );
@@ -93,10 +93,6 @@ function metricsOf(list: string | undefined): { names: string[]; metrics: Aggreg
     names.push(name);
   }
   if (list !== undefined && names.length === 0)
-    throw invalid("metrics", "'metrics' names no metric: use stories, outlets or signal:<name>.");
+    throw invalidParameter("metrics", "'metrics' names no metric: use stories, outlets or signal:<name>.");
   return { names, metrics };
-}
-
-function invalid(parameter: string, detail: string): ApiError {
-  return new ApiError("invalid_parameter", detail, { parameter });
 }

@@ -1,5 +1,5 @@
 import { ENTITY_TYPES, parseEntityId, type EntityRef } from "../../domain/entities/entity-key.js";
-import { ApiError } from "../../shared/api-error.js";
+import { ApiError, invalidParameter } from "../../shared/api-error.js";
 
 // `entity_id` as given (spec section 4, shared filters): up to five ids,
 // comma-separated or repeated, each `<published type>:<name>`. Published ids
@@ -12,21 +12,21 @@ export const MAX_ENTITY_IDS = 5;
 export function parseEntityIds(given: string | readonly string[]): EntityRef[] {
   const texts = (typeof given === "string" ? [given] : given).flatMap((value) => value.split(",")).map((t) => t.trim());
   if (texts.length > MAX_ENTITY_IDS) {
-    throw invalid(`'entity_id' names ${texts.length} ids; at most ${MAX_ENTITY_IDS} are allowed per request.`);
+    throw invalidParameter(
+      "entity_id",
+      `'entity_id' names ${texts.length} ids; at most ${MAX_ENTITY_IDS} are allowed per request.`,
+    );
   }
   const refs: EntityRef[] = [];
   for (const text of texts) {
     const ref = parseEntityId(text);
     if (ref === undefined) {
-      throw invalid(
+      throw invalidParameter(
+        "entity_id",
         `'entity_id' holds '${text.slice(0, 200)}', which is not an entity id: expected <type>:<name> as /entities returns it, type one of ${ENTITY_TYPES.join(", ")} (e.g. person:joe biden).`,
       );
     }
     if (!refs.some((r) => r.id === ref.id)) refs.push(ref);
   }
   return refs;
-}
-
-function invalid(detail: string): ApiError {
-  return new ApiError("invalid_parameter", detail, { parameter: "entity_id" });
 }

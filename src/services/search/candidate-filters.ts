@@ -1,7 +1,7 @@
 import { geohashCover, MAX_GEOHASH_CELLS, type GeoArea } from "../../domain/geo-area.js";
 import type { CandidateCheck } from "../../domain/search-query.js";
 import type { LIST_FILTERS, ParamsOf, SHARED_FILTERS } from "../../schemas/params.js";
-import { ApiError } from "../../shared/api-error.js";
+import { ApiError, invalidParameter } from "../../shared/api-error.js";
 
 // The geographic and amount filters of spec section 4 (`near` + `radius_km`,
 // `bbox`, `amount_min`/`amount_max`) with their cross-field rules, as the
@@ -22,7 +22,7 @@ export function candidateCheckOf(params: CandidateParams): CandidateCheck | unde
   if (area) check.area = area;
   const { amount_min: min, amount_max: max } = params;
   if (min !== undefined && max !== undefined && min > max) {
-    throw invalid("amount_min", `'amount_min' (${min}) is above 'amount_max' (${max}).`);
+    throw invalidParameter("amount_min", `'amount_min' (${min}) is above 'amount_max' (${max}).`);
   }
   if (min !== undefined || max !== undefined) {
     check.amount = {
@@ -41,7 +41,7 @@ function areaOf(params: CandidateParams): GeoArea | undefined {
   // MAX_GEOHASH_CELLS at the coarsest precision (none on this globe) is refused.
   const cover = geohashCover(area);
   if (cover.cells > MAX_GEOHASH_CELLS) {
-    throw invalid(
+    throw invalidParameter(
       area.kind,
       `'${area.kind}' covers ${cover.cells} geohash cells of precision ${cover.precision}; at most ${MAX_GEOHASH_CELLS} are searched.`,
     );
@@ -51,16 +51,17 @@ function areaOf(params: CandidateParams): GeoArea | undefined {
 
 function givenArea(params: CandidateParams): GeoArea | undefined {
   if (params.near !== undefined && params.bbox !== undefined) {
-    throw invalid("bbox", "'bbox' and 'near' cannot be combined: give one area.");
+    throw invalidParameter("bbox", "'bbox' and 'near' cannot be combined: give one area.");
   }
   if (params.near !== undefined) {
-    if (params.radius_km === undefined) throw invalid("near", "'near' needs 'radius_km' (0.1 to 2000 km).");
+    if (params.radius_km === undefined) throw invalidParameter("near", "'near' needs 'radius_km' (0.1 to 2000 km).");
     const [latitude, longitude] = numbers(params.near) as [number, number];
     checkLatitude("near", latitude);
     checkLongitude("near", longitude);
     return { kind: "near", latitude, longitude, radius_km: params.radius_km };
   }
-  if (params.radius_km !== undefined) throw invalid("radius_km", "'radius_km' is the radius around 'near': give 'near' too.");
+  if (params.radius_km !== undefined)
+    throw invalidParameter("radius_km", "'radius_km' is the radius around 'near': give 'near' too.");
   if (params.bbox === undefined) return undefined;
   const [south, west, north, east] = numbers(params.bbox) as [number, number, number, number];
   checkLatitude("bbox", south);
@@ -68,7 +69,10 @@ function givenArea(params: CandidateParams): GeoArea | undefined {
   checkLongitude("bbox", west);
   checkLongitude("bbox", east);
   if (south > north)
-    throw invalid("bbox", `'bbox' south (${south}) is north of its north (${north}); the order is south,west,north,east.`);
+    throw invalidParameter(
+      "bbox",
+      `'bbox' south (${south}) is north of its north (${north}); the order is south,west,north,east.`,
+    );
   return { kind: "bbox", south, west, north, east };
 }
 
@@ -77,13 +81,11 @@ function numbers(text: string): number[] {
 }
 
 function checkLatitude(parameter: string, value: number): void {
-  if (!(value >= -90 && value <= 90)) throw invalid(parameter, `'${parameter}' has a latitude ${value} outside -90 to 90.`);
+  if (!(value >= -90 && value <= 90))
+    throw invalidParameter(parameter, `'${parameter}' has a latitude ${value} outside -90 to 90.`);
 }
 
 function checkLongitude(parameter: string, value: number): void {
-  if (!(value >= -180 && value <= 180)) throw invalid(parameter, `'${parameter}' has a longitude ${value} outside -180 to 180.`);
-}
-
-function invalid(parameter: string, detail: string): ApiError {
-  return new ApiError("invalid_parameter", detail, { parameter });
+  if (!(value >= -180 && value <= 180))
+    throw invalidParameter(parameter, `'${parameter}' has a longitude ${value} outside -180 to 180.`);
 }

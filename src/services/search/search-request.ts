@@ -5,7 +5,7 @@ import { isMentionedDate } from "../../domain/mentioned-date.js";
 import type { ArticleFilters, FacetRequest } from "../../domain/search-query.js";
 import type { RankingMode } from "../../domain/pricing.js";
 import type { LIST_FILTERS, LIST_PARAMS, ParamsOf, SHARED_FILTERS, STORY_QUERY } from "../../schemas/params.js";
-import { ApiError } from "../../shared/api-error.js";
+import { ApiError, invalidParameter } from "../../shared/api-error.js";
 import { closestName } from "../../shared/closest-name.js";
 import { parseTimeBound } from "../../shared/timestamps.js";
 import { parseEntityIds } from "../entities/entity-ids.js";
@@ -54,7 +54,7 @@ export function toSearchRequest(params: ListParams): ArticleSearchRequest {
   const keywords = params.q === undefined ? undefined : keywordsOf(params.q);
   const mode = params.mode ?? "keyword";
   if (mode !== "keyword" && params.q === undefined) {
-    throw invalid("mode", `'mode=${mode}' ranks by 'q': give a 'q', or leave 'mode' out for a newest-first browse.`);
+    throw invalidParameter("mode", `'mode=${mode}' ranks by 'q': give a 'q', or leave 'mode' out for a newest-first browse.`);
   }
   const filters = filtersOf(params);
   const { ranges, percentile } = signalRangesOf(params);
@@ -80,7 +80,8 @@ export function toSearchRequest(params: ListParams): ArticleSearchRequest {
 /** `q` parsed; one with no word to search for is refused. */
 export function keywordsOf(q: string): KeywordQuery {
   const keywords = parseKeywordQuery(q);
-  if (keywords === undefined) throw invalid("q", "'q' holds no word to search for: give at least one word that is not negated.");
+  if (keywords === undefined)
+    throw invalidParameter("q", "'q' holds no word to search for: give at least one word that is not negated.");
   return keywords;
 }
 
@@ -89,12 +90,12 @@ export function filtersOf(params: ListParams): ArticleFilters {
   for (const field of FILTER_FIELD_NAMES) {
     const value = params[field]?.trim();
     if (value === undefined) continue;
-    if (value === "") throw invalid(field, `'${field}' is blank: give a value, or leave the parameter out.`);
+    if (value === "") throw invalidParameter(field, `'${field}' is blank: give a value, or leave the parameter out.`);
     filters[field] = value;
   }
   if (filters.source !== undefined) filters.source = bareDomain(filters.source);
   if (filters.mentioned_date !== undefined && !isMentionedDate(filters.mentioned_date)) {
-    throw invalid(
+    throw invalidParameter(
       "mentioned_date",
       `'mentioned_date' is not a real date: ${filters.mentioned_date}. Use YYYY-MM-DD, YYYY-MM, YYYY or --MM-DD (a day without a year).`,
     );
@@ -117,7 +118,7 @@ export function parseWindow(
   if (fromParam !== undefined && from === undefined) throw notADate(names.from, fromParam);
   if (toParam !== undefined && to === undefined) throw notADate(names.to, toParam);
   if (from !== undefined && to !== undefined && from > to) {
-    throw invalid(names.from, `'${names.from}' (${fromParam}) is after '${names.to}' (${toParam}).`);
+    throw invalidParameter(names.from, `'${names.from}' (${fromParam}) is after '${names.to}' (${toParam}).`);
   }
   return { ...(from === undefined ? {} : { from }), ...(to === undefined ? {} : { to }) };
 }
@@ -139,16 +140,16 @@ export function facetFields(list: string): FilterField[] {
   for (const name of names) {
     if (!isFilterField(name)) {
       const suggestion = closestName(name, FILTER_FIELD_NAMES);
-      throw invalid(
+      throw invalidParameter(
         "facets",
         `'facets' names an unknown field '${name}'. Did you mean '${suggestion}'? Facet fields: ${FILTER_FIELD_NAMES.join(", ")}.`,
       );
     }
     if (!fields.includes(name)) fields.push(name);
   }
-  if (fields.length === 0) throw invalid("facets", "'facets' names no field: give up to 8 comma-separated fields.");
+  if (fields.length === 0) throw invalidParameter("facets", "'facets' names no field: give up to 8 comma-separated fields.");
   if (fields.length > MAX_FACETS) {
-    throw invalid("facets", `'facets' names ${fields.length} fields; at most ${MAX_FACETS} are counted per request.`);
+    throw invalidParameter("facets", `'facets' names ${fields.length} fields; at most ${MAX_FACETS} are counted per request.`);
   }
   return fields;
 }
@@ -158,20 +159,20 @@ function cursorOf(
   filters: Readonly<Record<string, unknown>>,
 ): { after: CursorPosition | null; fingerprint: string } {
   if (params.q !== undefined) {
-    throw invalid(
+    throw invalidParameter(
       "cursor",
       "'cursor' pages a newest-first browse only: it cannot be combined with 'q'. Page a keyword search with 'offset'.",
     );
   }
   const checked = CANDIDATE_PARAMS.find((name) => params[name] !== undefined);
   if (checked !== undefined) {
-    throw invalid(
+    throw invalidParameter(
       "cursor",
       `'cursor' cannot be combined with '${checked}': geographic and amount filters check a bounded set of candidates. Page with 'offset'.`,
     );
   }
   if (params.offset !== undefined) {
-    throw invalid(
+    throw invalidParameter(
       "cursor",
       "'cursor' and 'offset' cannot be combined: send 'cursor=start', then each 'next_cursor', without 'offset'.",
     );
@@ -180,13 +181,13 @@ function cursorOf(
   if (params.cursor === "start") return { after: null, fingerprint };
   const decoded = decodeCursor(params.cursor ?? "");
   if (decoded === undefined) {
-    throw invalid(
+    throw invalidParameter(
       "cursor",
       "'cursor' is not a cursor this server issued: send 'cursor=start', then each 'next_cursor' unchanged.",
     );
   }
   if (decoded.fingerprint !== fingerprint) {
-    throw invalid(
+    throw invalidParameter(
       "cursor",
       "'cursor' was issued for other filters or another window: repeat the same filters, 'from' and 'to' on every page, or start again with 'cursor=start'.",
     );
@@ -195,9 +196,5 @@ function cursorOf(
 }
 
 function notADate(name: string, value: string): ApiError {
-  return invalid(name, `'${name}' is not a real date or time: ${value}. Use YYYY-MM-DD or YYYYMMDDHHMMSS (UTC).`);
-}
-
-function invalid(parameter: string, detail: string): ApiError {
-  return new ApiError("invalid_parameter", detail, { parameter });
+  return invalidParameter(name, `'${name}' is not a real date or time: ${value}. Use YYYY-MM-DD or YYYYMMDDHHMMSS (UTC).`);
 }

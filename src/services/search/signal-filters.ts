@@ -1,7 +1,7 @@
 import type { SignalRange } from "../../domain/search-query.js";
 import { isSignalName, SIGNAL_NAMES, type SignalName } from "../../domain/vocabularies/signals-v1.js";
 import type { LIST_FILTERS, ParamsOf, SHARED_FILTERS } from "../../schemas/params.js";
-import { ApiError } from "../../shared/api-error.js";
+import { ApiError, invalidParameter } from "../../shared/api-error.js";
 import { closestName } from "../../shared/closest-name.js";
 
 // The signal filters of spec section 4 as ranges on intensities: `signal`
@@ -26,11 +26,11 @@ export function signalRangesOf(params: SignalParams): { ranges: SignalRange[]; p
   const signal = params.signal;
   for (const bound of ["signal_min", "signal_max", "signal_percentile_min"] as const) {
     if (params[bound] !== undefined && signal === undefined) {
-      throw invalid(bound, `'${bound}' bounds 'signal': give 'signal' too (or use 'signals=name:min:max').`);
+      throw invalidParameter(bound, `'${bound}' bounds 'signal': give 'signal' too (or use 'signals=name:min:max').`);
     }
   }
   if (params.signal_percentile_min !== undefined && params.signal_min !== undefined) {
-    throw invalid(
+    throw invalidParameter(
       "signal_percentile_min",
       "'signal_percentile_min' and 'signal_min' both set the lower bound of 'signal': give one of them.",
     );
@@ -52,12 +52,13 @@ const MAX_CLAUSES = 25;
 
 function parseClauses(text: string): SignalRange[] {
   const clauses = text.split(",").map((c) => c.trim());
-  if (clauses.length > MAX_CLAUSES) throw invalid("signals", `'signals' has ${clauses.length} clauses; at most ${MAX_CLAUSES}.`);
+  if (clauses.length > MAX_CLAUSES)
+    throw invalidParameter("signals", `'signals' has ${clauses.length} clauses; at most ${MAX_CLAUSES}.`);
   return clauses.map((clause) => {
     const parts = clause.split(":");
     const [name = "", min = "", max = ""] = parts;
     if (name === "" || parts.length > 3) {
-      throw invalid(
+      throw invalidParameter(
         "signals",
         `'signals' clause '${clause}' is not name[:min[:max]] (for example 'finance:2:' or 'conflict::5').`,
       );
@@ -71,7 +72,7 @@ function parseClauses(text: string): SignalRange[] {
     }
     for (const bound of [min, max]) {
       if (bound !== "" && !BOUND.test(bound)) {
-        throw invalid(
+        throw invalidParameter(
           "signals",
           `'signals' clause '${clause}' has a bound '${bound}' that is not a non-negative decimal number.`,
         );
@@ -83,11 +84,7 @@ function parseClauses(text: string): SignalRange[] {
 
 function range(parameter: string, name: SignalName, min: number | undefined, max: number | undefined): SignalRange {
   if (min !== undefined && max !== undefined && min > max) {
-    throw invalid(parameter, `The lower bound of '${name}' (${min}) is above its upper bound (${max}).`);
+    throw invalidParameter(parameter, `The lower bound of '${name}' (${min}) is above its upper bound (${max}).`);
   }
   return { name, ...(min === undefined ? {} : { min }), ...(max === undefined ? {} : { max }) };
-}
-
-function invalid(parameter: string, detail: string): ApiError {
-  return new ApiError("invalid_parameter", detail, { parameter });
 }

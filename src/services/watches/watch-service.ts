@@ -81,16 +81,15 @@ export class WatchService {
       consecutive_failures: 0,
       consecutive_incomplete: 0,
     };
-    const cap = caller.plan.watch_limit;
-    const outcome = await this.store.insertWatch(record, cap);
-    if (!outcome.inserted) {
-      throw new ApiError(
-        "watch_limit",
-        `The ${caller.plan.id} plan allows ${cap} watches and the account keeps ${outcome.count}. Delete one first.`,
-        { watch_limit: cap, watch_count: outcome.count },
-      );
-    }
+    const outcome = await this.store.insertWatch(record, caller.plan.watch_limit);
+    if (!outcome.inserted) throw watchLimit(caller, outcome.count);
     return { ...view(record), webhook_secret: record.webhook_secret, attribution: ATTRIBUTION };
+  }
+
+  /** The refusal a create would meet now (the plan's watch cap), for a preview; undefined when it would run. */
+  async createRefusal(caller: Caller): Promise<ApiError | undefined> {
+    const count = (await this.store.listWatches(caller.tenant.id)).length;
+    return count >= caller.plan.watch_limit ? watchLimit(caller, count) : undefined;
   }
 
   async list(caller: Caller): Promise<WatchList> {
@@ -142,4 +141,13 @@ function view(record: WatchRecord): WatchView {
 /** Another account's watch is reported as missing, the same as one that never was. */
 function notFound(id: string): ApiError {
   return new ApiError("not_found", `No watch of this account has the id ${id}.`);
+}
+
+function watchLimit(caller: Caller, count: number): ApiError {
+  const cap = caller.plan.watch_limit;
+  return new ApiError(
+    "watch_limit",
+    `The ${caller.plan.id} plan allows ${cap} watches and the account keeps ${count}. Delete one first.`,
+    { watch_limit: cap, watch_count: count },
+  );
 }
