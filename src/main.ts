@@ -14,8 +14,14 @@ export const DOCS_DIR = new URL("../docs/", import.meta.url).pathname;
 /** How long a shutdown waits for open connections before cutting them. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/** Builds the HTTP app on a container and starts listening; closes everything on SIGINT/SIGTERM. */
-export async function serve(container: Container, config: Config, logger: Logger): Promise<FastifyInstance> {
+/** A listening server: `stop` closes it and everything it runs, as a signal does, without ending the process. */
+export interface Served {
+  app: FastifyInstance;
+  stop(): Promise<void>;
+}
+
+/** Builds the HTTP app on a container and starts listening; closes everything and exits on SIGINT/SIGTERM. */
+export async function serve(container: Container, config: Config, logger: Logger): Promise<Served> {
   const app = await buildApp({
     operations: OPERATIONS,
     deps: container,
@@ -29,15 +35,19 @@ export async function serve(container: Container, config: Config, logger: Logger
   // Embedding follows ingest on a thread of its own, so semantic search catches up behind keyword search.
   const follower = config.embedInServer ? new EmbeddingFollower(container.embeddingStage(), logger) : undefined;
   follower?.start();
-  const shutdown = (signal: string): void => {
-    logger.info({ signal }, "shutting down");
-    void closeApp(app, SHUTDOWN_GRACE_MS)
-      .then(() => scheduler?.stop())
-      .then(() => follower?.stop())
-      .then(() => container.close())
-      .finally(() => process.exit(0));
+  const stop = async (): Promise<void> => {
+    process.off("SIGINT", shutdown);
+    process.off("SIGTERM", shutdown);
+    await closeApp(app, SHUTDOWN_GRACE_MS);
+    await scheduler?.stop();
+    await follower?.stop();
+    await container.close();
   };
+  function shutdown(signal: string): void {
+    logger.info({ signal }, "shutting down");
+    void stop().finally(() => process.exit(0));
+  }
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);
-  return app;
+  return { app, stop };
 }
