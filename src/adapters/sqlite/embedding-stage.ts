@@ -1,6 +1,6 @@
 import type { EmbeddingBacklog, EmbeddingStage } from "../../ports/embedding-stage.js";
 import { besideModule, WorkerRpc } from "../threads/worker-rpc.js";
-import type { EmbeddingRequest, StepResult } from "./embedding-worker.js";
+import type { EmbedderLoader, EmbeddingRequest, EmbeddingThreadData, StepResult } from "./embedding-worker.js";
 import type { VectorStatus } from "./partition-vectors.js";
 
 // The embedding stage of the embedded shape: model and writes on a thread of
@@ -12,13 +12,14 @@ export class SqliteEmbeddingStage implements EmbeddingStage {
   constructor(
     readonly model: string,
     modelDir: string,
+    loader: EmbedderLoader,
     private readonly months: () => string[],
     private readonly pathOf: (month: string) => string,
   ) {
     this.thread = new WorkerRpc(
       { module: besideModule(import.meta.url, "embedding-worker"), exportName: "serveEmbedding" },
       "embedding thread",
-      { modelDir },
+      { modelDir, loader } satisfies EmbeddingThreadData,
     );
   }
 
