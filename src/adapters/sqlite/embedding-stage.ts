@@ -2,6 +2,7 @@ import type { EmbeddingBacklog, EmbeddingStage } from "../../ports/embedding-sta
 import { besideModule, WorkerRpc } from "../threads/worker-rpc.js";
 import type { EmbedderLoader, EmbeddingRequest, EmbeddingThreadData, StepResult } from "./embedding-worker.js";
 import type { VectorStatus } from "./partition-vectors.js";
+import { warnRecovered } from "../../shared/caught.js";
 
 // The embedding stage of the embedded shape: model and writes on a thread of
 // their own (embedding-worker.ts), started on the first call.
@@ -29,8 +30,9 @@ export class SqliteEmbeddingStage implements EmbeddingStage {
       try {
         const status = (await this.thread.call({ kind: "status", month, path: this.pathOf(month) })) as VectorStatus;
         out.push(this.backlogOf(month, status));
-      } catch {
+      } catch (error) {
         // Missing, locked or of another layout: nothing to embed there now.
+        warnRecovered(`the embedding backlog of ${month}`, error);
       }
     }
     return out;
