@@ -18,6 +18,13 @@
 //   reply), so http/ and mcp/ never import each other. The one exception is the
 //   server root, src/http/app.ts, which builds the one Fastify server and mounts
 //   the MCP door through its single entry, src/mcp/register-mcp.ts.
+// - Adapter folders (src/adapters/<name>/: sqlite, postgres, onnx, gdelt,
+//   webhooks) never import one another: an index or store adapter reaches a
+//   model or a parser through a port the composition root fills. They share
+//   only the thread plumbing (src/adapters/threads/) and the row mappings at
+//   src/adapters/*.ts that the two control stores have in common.
+// - domain/ is pure: of npm packages and Node built-ins it imports only those
+//   in DOMAIN_PACKAGES, none of which touches a file, a socket or a process.
 // - config/ is read once at start; only entry points import it.
 // - Entry points: container.ts (the composition root), main.ts (serve) and
 //   cli/ (the newsindex command). No layer imports them, so they are not in
@@ -38,6 +45,13 @@ const LAYERS = {
   adapters: ["shared", "domain", "ports"],
   config: ["shared", "domain"],
 };
+
+/** The npm packages and Node built-ins domain/ may import: computation only (its tests add the test runner). */
+const DOMAIN_PACKAGES = ["geolib", "ngeohash", "ipaddr.js"];
+const DOMAIN_BUILTINS = ["crypto"];
+
+/** Adapter folders holding what every adapter may share. */
+const ADAPTER_SHARED = ["threads"];
 
 /** Single files allowed one import more than their folder; each says why. */
 const EXCEPTIONS = [
@@ -80,6 +94,31 @@ module.exports = {
     ...Object.keys(LAYERS).map((layer) => layerRule(layer)),
     ...EXCEPTIONS.map((exception) => layerRule(exception.layer, exception)),
     {
+      name: "adapter-folders-import-no-other-adapter-folder",
+      comment:
+        "An adapter folder imports only itself, the thread plumbing and the shared row mappings; another adapter is reached through a port. Unit tests wire real adapters themselves.",
+      severity: "error",
+      from: { path: "^src/adapters/([^/]+)/", pathNot: "\\.test\\.ts$" },
+      to: {
+        path: "^src/adapters/[^/]+/",
+        pathNot: either(["^src/adapters/$1/", ...ADAPTER_SHARED.map((name) => `^src/adapters/${name}/`)]),
+      },
+    },
+    {
+      name: "domain-imports-only-pure-packages",
+      comment: `src/domain/ imports of npm packages and Node built-ins: only ${[...DOMAIN_PACKAGES, ...DOMAIN_BUILTINS].join(", ")}.`,
+      severity: "error",
+      from: { path: folder("domain"), pathNot: "\\.test\\.ts$" },
+      to: {
+        pathNot: either([
+          "^src/",
+          // Resolved (…/node_modules/NAME/…) or, where node_modules is absent, as written.
+          ...DOMAIN_PACKAGES.map((name) => `(^|node_modules/)${name.replace(/[.]/g, "\\.")}(/|$)`),
+          ...DOMAIN_BUILTINS.map((name) => `^(node:)?${name}$`),
+        ]),
+      },
+    },
+    {
       name: "adapters-only-in-composition-root",
       comment: "Adapters are picked in src/container.ts; everything else sees ports. Unit tests wire real adapters themselves.",
       severity: "error",
@@ -88,7 +127,8 @@ module.exports = {
     },
   ],
   options: {
-    includeOnly: "^src/",
+    // npm packages are seen (for the domain's allowlist) but not walked into.
+    doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     exclude: { path: "\\.d\\.ts$" },
   },

@@ -1,12 +1,27 @@
 import { defineConfig } from "vitest/config";
 import { UnfinishedReporter } from "./test/support/unfinished-reporter.js";
 
+// Two projects: `unit` (src/**: one module on real parts, seconds) and
+// `integration` (test/**: real servers, processes and the GKG sample, minutes).
+// `npm test` runs both; `npm run test:unit` the first alone.
 export default defineConfig({
   test: {
-    include: ["src/**/*.test.ts", "test/**/*.test.ts"],
     pool: "forks",
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Timeouts catch a hang, not slowness: on two busy cores a correct test must not fail (speed is measured in bench/).
+    testTimeout: 120_000,
+    hookTimeout: 300_000,
     reporters: ["default", new UnfinishedReporter()],
+    projects: [
+      { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["test/**/*.test.ts"],
+          // Ingests the sample once per distinct request, for every test server of the run (test/support/ingest-template.ts).
+          globalSetup: ["test/support/global-setup.ts"],
+        },
+      },
+    ],
   },
 });

@@ -5,6 +5,7 @@ import { PublisherCountryLookup } from "./adapters/gdelt/publisher-country.js";
 import { PostgresControlStore } from "./adapters/postgres/control-store.js";
 import { SqliteControlStore } from "./adapters/sqlite/control-store.js";
 import { LazyEmbedder } from "./adapters/onnx/lazy-embedder.js";
+import { ONNX_EMBEDDER_LOADER } from "./adapters/onnx/onnx-embedder.js";
 import { SHIPPED_MODEL_DIR } from "./adapters/onnx/shipped-model.js";
 import { SqliteEmbeddingStage } from "./adapters/sqlite/embedding-stage.js";
 import { SqliteIndexBackend } from "./adapters/sqlite/sqlite-index-backend.js";
@@ -101,6 +102,7 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
       stage ??= new SqliteEmbeddingStage(
         embedder.model,
         modelDir,
+        ONNX_EMBEDDER_LOADER,
         () => index.months(),
         (month) => index.pathOf(month),
       );

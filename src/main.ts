@@ -17,8 +17,14 @@ const SHUTDOWN_GRACE_MS = 10_000;
 /** How often a running server looks for credit holds a crashed replica left on the shared store. */
 const ABANDONED_HOLDS_EVERY_MS = 60_000;
 
-/** Builds the HTTP app on a container and starts listening; closes everything on SIGINT/SIGTERM. */
-export async function serve(container: Container, config: Config, logger: Logger): Promise<FastifyInstance> {
+/** A listening server: `stop` closes it and everything it runs, as a signal does, without ending the process. */
+export interface Served {
+  app: FastifyInstance;
+  stop(): Promise<void>;
+}
+
+/** Builds the HTTP app on a container and starts listening; closes everything and exits on SIGINT/SIGTERM. */
+export async function serve(container: Container, config: Config, logger: Logger): Promise<Served> {
   const app = await buildApp({
     operations: OPERATIONS,
     deps: container,
@@ -35,18 +41,22 @@ export async function serve(container: Container, config: Config, logger: Logger
   // Embedding follows ingest on a thread of its own, so semantic search catches up behind keyword search.
   const follower = config.embedInServer ? new EmbeddingFollower(container.embeddingStage(), logger) : undefined;
   follower?.start();
-  const shutdown = (signal: string): void => {
-    logger.info({ signal }, "shutting down");
+  const stop = async (): Promise<void> => {
+    process.off("SIGINT", shutdown);
+    process.off("SIGTERM", shutdown);
     clearInterval(sweeper);
-    void closeApp(app, SHUTDOWN_GRACE_MS)
-      .then(() => scheduler?.stop())
-      .then(() => follower?.stop())
-      .then(() => container.close())
-      .finally(() => process.exit(0));
+    await closeApp(app, SHUTDOWN_GRACE_MS);
+    await scheduler?.stop();
+    await follower?.stop();
+    await container.close();
   };
+  function shutdown(signal: string): void {
+    logger.info({ signal }, "shutting down");
+    void stop().finally(() => process.exit(0));
+  }
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);
-  return app;
+  return { app, stop };
 }
 
 async function releaseAbandonedHolds(container: Container, logger: Logger): Promise<void> {

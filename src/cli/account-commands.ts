@@ -1,5 +1,6 @@
 import { isPlanId, PLAN_IDS, type PlanId } from "../domain/plans.js";
 import type { AccountService } from "../services/accounts/account-service.js";
+import type { CliIo } from "./cli-io.js";
 import { UsageError } from "./usage.js";
 
 // newsindex tenants ... and newsindex keys ...: the operator's account verbs.
@@ -15,29 +16,29 @@ export interface AccountFlags {
 /** Rotation's default overlap: long enough to redeploy a client with the new key. */
 const DEFAULT_GRACE_MINUTES = 15;
 
-export async function tenantsCommand(accounts: AccountService, args: string[], flags: AccountFlags): Promise<number> {
+export async function tenantsCommand(accounts: AccountService, args: string[], flags: AccountFlags, io: CliIo): Promise<number> {
   const [verb, name, planArg] = args;
   switch (verb) {
     case "create": {
       const tenant = await accounts.createTenant(required(name, "tenants create needs NAME"), plan(flags.plan));
-      print(flags, tenant, `created tenant ${tenant.name} on plan ${tenant.plan}`);
+      print(io, flags, tenant, `created tenant ${tenant.name} on plan ${tenant.plan}`);
       return 0;
     }
     case "list": {
       const tenants = await accounts.listTenants();
-      if (flags.json) console.log(JSON.stringify(tenants));
-      else for (const t of tenants) console.log(`${t.name}\t${t.plan}\t${t.suspended ? "suspended" : "active"}\t${t.created_at}`);
+      if (flags.json) io.out(JSON.stringify(tenants));
+      else for (const t of tenants) io.out(`${t.name}\t${t.plan}\t${t.suspended ? "suspended" : "active"}\t${t.created_at}`);
       return 0;
     }
     case "set-plan": {
       const tenant = await accounts.setPlan(required(name, "tenants set-plan needs NAME"), plan(planArg));
-      console.log(`tenant ${tenant.name} is now on plan ${tenant.plan}`);
+      io.out(`tenant ${tenant.name} is now on plan ${tenant.plan}`);
       return 0;
     }
     case "suspend":
     case "resume": {
       const tenant = await accounts.setSuspended(required(name, `tenants ${verb} needs NAME`), verb === "suspend");
-      console.log(`tenant ${tenant.name} is ${tenant.suspended ? "suspended" : "active"}`);
+      io.out(`tenant ${tenant.name} is ${tenant.suspended ? "suspended" : "active"}`);
       return 0;
     }
     default:
@@ -45,7 +46,7 @@ export async function tenantsCommand(accounts: AccountService, args: string[], f
   }
 }
 
-export async function keysCommand(accounts: AccountService, args: string[], flags: AccountFlags): Promise<number> {
+export async function keysCommand(accounts: AccountService, args: string[], flags: AccountFlags, io: CliIo): Promise<number> {
   const [verb, keyId] = args;
   switch (verb) {
     case "create": {
@@ -63,6 +64,7 @@ export async function keysCommand(accounts: AccountService, args: string[], flag
       };
       const expiry = out.expires_at ? `, expires ${out.expires_at} UTC` : "";
       print(
+        io,
         flags,
         out,
         `Created ${out.key_id} for tenant ${out.tenant} (plan ${out.plan}${expiry}). The key, shown this once:\n${out.key}`,
@@ -71,11 +73,11 @@ export async function keysCommand(accounts: AccountService, args: string[], flag
     }
     case "list": {
       const keys = await accounts.listKeys(flags.tenant);
-      if (flags.json) console.log(JSON.stringify(keys));
+      if (flags.json) io.out(JSON.stringify(keys));
       else
         for (const k of keys) {
           const state = k.revoked_at ? `revoked ${k.revoked_at}` : k.expires_at ? `expires ${k.expires_at}` : "active";
-          console.log(`${k.key_id}\t${k.prefix}…\t${k.tenant}\t${k.plan}\t${k.created_at}\t${state}`);
+          io.out(`${k.key_id}\t${k.prefix}…\t${k.tenant}\t${k.plan}\t${k.created_at}\t${state}`);
         }
       return 0;
     }
@@ -92,6 +94,7 @@ export async function keysCommand(accounts: AccountService, args: string[], flag
         replaced_until: issued.replaced.revoked_at ?? issued.replaced.expires_at,
       };
       print(
+        io,
         flags,
         out,
         `Rotated ${out.replaces} (works until ${out.replaced_until} UTC) to ${out.key_id}. The new key, shown this once:\n${out.key}`,
@@ -101,10 +104,10 @@ export async function keysCommand(accounts: AccountService, args: string[], flag
     case "revoke": {
       const id = required(keyId, "keys revoke needs KEY_ID");
       if (await accounts.revokeKey(id)) {
-        console.log(`revoked ${id}`);
+        io.out(`revoked ${id}`);
         return 0;
       }
-      console.error(`no live key with id ${id}`);
+      io.err(`no live key with id ${id}`);
       return 1;
     }
     default:
@@ -112,8 +115,8 @@ export async function keysCommand(accounts: AccountService, args: string[], flag
   }
 }
 
-function print(flags: AccountFlags, value: unknown, human: string): void {
-  console.log(flags.json ? JSON.stringify(value) : human);
+function print(io: CliIo, flags: AccountFlags, value: unknown, human: string): void {
+  io.out(flags.json ? JSON.stringify(value) : human);
 }
 
 function required(value: string | undefined, problem: string): string {

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-import { readdirSync } from "node:fs";
+import { readdirSync, realpathSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import cliProgress from "cli-progress";
 import { ConfigError, loadConfig, type ConfigOverrides } from "../config/config.js";
@@ -14,6 +15,7 @@ import { replayClock, systemClock, type Clock } from "../shared/clock.js";
 import { parseStamp } from "../shared/timestamps.js";
 import { createLogger } from "../shared/logger.js";
 import { keysCommand, tenantsCommand } from "./account-commands.js";
+import { PROCESS_IO, type CliIo } from "./cli-io.js";
 import { USAGE, UsageError } from "./usage.js";
 
 // newsindex ingest | embed | serve | start | keys — the command-line contract.
@@ -21,7 +23,25 @@ import { USAGE, UsageError } from "./usage.js";
 /** The GKG sample shipped with the package. */
 const SAMPLE_DIR = new URL("../../data/gkg/", import.meta.url).pathname;
 
-async function main(argv: string[]): Promise<number> {
+/**
+ * Runs one command line: its exit code, or -1 while `serve`/`start` keep serving (a signal, or `io.serving`'s stop,
+ * ends them). Bad usage is 2, a refused or failed command 1, with the reason on `io.err`.
+ */
+export async function run(argv: string[], io: CliIo = PROCESS_IO): Promise<number> {
+  try {
+    return await dispatch(argv, io);
+  } catch (error) {
+    const badArgs = error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS");
+    if (error instanceof UsageError || error instanceof ConfigError || badArgs) {
+      io.err(`newsindex: ${error.message}\n\n${USAGE}`);
+      return 2;
+    }
+    io.err(`newsindex: ${error instanceof ApiError ? error.detail : error instanceof Error ? error.message : String(error)}`);
+    return 1;
+  }
+}
+
+async function dispatch(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   const { values, positionals } = parseArgs({
     args: rest,
@@ -41,14 +61,14 @@ async function main(argv: string[]): Promise<number> {
     },
   });
   if (values.help || command === undefined || command === "help") {
-    console.log(USAGE);
+    io.out(USAGE);
     return 0;
   }
   const overrides: ConfigOverrides = {};
   if (values["data-dir"] !== undefined) overrides.dataDir = values["data-dir"];
   if (values.host !== undefined) overrides.host = values.host;
   if (values.port !== undefined) overrides.port = Number(values.port);
-  const config = loadConfig(process.env, overrides);
+  const config = loadConfig(io.env, overrides);
   const logger = createLogger(config.logLevel);
 
   switch (command) {
@@ -56,7 +76,7 @@ async function main(argv: string[]): Promise<number> {
       if (positionals.length === 0) throw new UsageError("ingest needs at least one FILE");
       const container = createContainer(config);
       try {
-        reportIngest(await ingestWithProgress(container, positionals));
+        reportIngest(io, await ingestWithProgress(io, container, positionals));
       } finally {
         await container.close();
       }
@@ -65,15 +85,16 @@ async function main(argv: string[]): Promise<number> {
     case "embed": {
       const container = createContainer(config);
       try {
-        await embedWithProgress(container);
+        await embedWithProgress(io, container);
       } finally {
         await container.close();
       }
       return 0;
     }
     case "serve": {
-      await serve(createContainer(config, clockOf(values.now), { logger }), config, logger);
-      if (values.now !== undefined) console.error(`NewsIndex serving as of ${values.now} UTC (replay clock)`);
+      const served = await serve(createContainer(config, clockOf(values.now), { logger }), config, logger);
+      if (values.now !== undefined) io.err(`NewsIndex serving as of ${values.now} UTC (replay clock)`);
+      io.serving?.(served.stop);
       return -1;
     }
     case "start": {
@@ -82,19 +103,19 @@ async function main(argv: string[]): Promise<number> {
         const files = readdirSync(SAMPLE_DIR)
           .filter((f) => f.endsWith(".gz"))
           .map((f) => join(SAMPLE_DIR, f));
-        console.error(`First start: ingesting the bundled GDELT sample (${files.length} files) into ${config.dataDir}`);
+        io.err(`First start: ingesting the bundled GDELT sample (${files.length} files) into ${config.dataDir}`);
         const aside = container.setAsideStories();
-        if (aside !== undefined)
-          console.error(`No monthly index is readable by this build: story clusters moved aside to ${aside}`);
-        reportIngest(await ingestWithProgress(container, files));
+        if (aside !== undefined) io.err(`No monthly index is readable by this build: story clusters moved aside to ${aside}`);
+        reportIngest(io, await ingestWithProgress(io, container, files));
       }
       if ((await container.accounts.tenantCount()) === 0) {
         const issued = await container.accounts.issueKey("demo", "archive");
-        console.log(`Demo tenant "demo" (plan archive). Its API key, shown this once:\n\n  ${issued.key}\n`);
-        console.log(`Try: curl -H "x-api-key: ${issued.key}" "http://${config.host}:${config.port}/search?q=shooting&limit=3"\n`);
+        io.out(`Demo tenant "demo" (plan archive). Its API key, shown this once:\n\n  ${issued.key}\n`);
+        io.out(`Try: curl -H "x-api-key: ${issued.key}" "http://${config.host}:${config.port}/search?q=shooting&limit=3"\n`);
       }
-      await serve(container, config, logger);
-      console.error(`NewsIndex serving ${config.dataDir} on http://${config.host}:${config.port}`);
+      const served = await serve(container, config, logger);
+      io.err(`NewsIndex serving ${config.dataDir} on http://${config.host}:${config.port}`);
+      io.serving?.(served.stop);
       return -1;
     }
     case "reindex": {
@@ -103,7 +124,7 @@ async function main(argv: string[]): Promise<number> {
         throw new UsageError("--batch must be a positive integer");
       const container = createContainer(config);
       try {
-        await reindexWithProgress(container, batch);
+        await reindexWithProgress(io, container, batch);
       } finally {
         await container.close();
       }
@@ -113,7 +134,7 @@ async function main(argv: string[]): Promise<number> {
     case "tenants": {
       const container = createContainer(config);
       try {
-        return await (command === "keys" ? keysCommand : tenantsCommand)(container.accounts, positionals, values);
+        return await (command === "keys" ? keysCommand : tenantsCommand)(container.accounts, positionals, values, io);
       } finally {
         await container.close();
       }
@@ -131,11 +152,11 @@ function clockOf(now: string | undefined): Clock {
   return replayClock(startMs);
 }
 
-async function ingestWithProgress(container: Container, files: string[]): Promise<IngestSummary> {
+async function ingestWithProgress(io: CliIo, container: Container, files: string[]): Promise<IngestSummary> {
   const service = await container.ingestService();
-  if (!process.stderr.isTTY) return service.ingest(files);
+  if (io.progress === undefined) return service.ingest(files);
   const bar = new cliProgress.SingleBar(
-    { format: "ingest [{bar}] {value}/{total} files | {records} records | {file}", stream: process.stderr, hideCursor: true },
+    { format: "ingest [{bar}] {value}/{total} files | {records} records | {file}", stream: io.progress, hideCursor: true },
     cliProgress.Presets.shades_classic,
   );
   bar.start(files.length, 0, { records: 0, file: "" });
@@ -156,10 +177,10 @@ async function ingestWithProgress(container: Container, files: string[]): Promis
 }
 
 /** Derived fields for the monthly indexes built without them; a bar per month on a terminal, a line per month elsewhere. */
-async function reindexWithProgress(container: Container, batch: number | undefined): Promise<void> {
-  const bar = process.stderr.isTTY
+async function reindexWithProgress(io: CliIo, container: Container, batch: number | undefined): Promise<void> {
+  const bar = io.progress
     ? new cliProgress.SingleBar(
-        { format: "reindex {month} [{bar}] {value}/{total} articles", stream: process.stderr, hideCursor: true },
+        { format: "reindex {month} [{bar}] {value}/{total} articles", stream: io.progress, hideCursor: true },
         cliProgress.Presets.shades_classic,
       )
     : undefined;
@@ -172,13 +193,13 @@ async function reindexWithProgress(container: Container, batch: number | undefin
           bar?.stop();
           current = month;
           if (bar) bar.start(total, done, { month });
-          else console.error(`reindex ${month}: ${total} articles${done > 0 ? `, resuming after ${done}` : ""}`);
+          else io.err(`reindex ${month}: ${total} articles${done > 0 ? `, resuming after ${done}` : ""}`);
         } else bar?.update(done, { month });
       },
     });
     bar?.stop();
-    for (const s of summary.skipped) console.error(`skipped ${s.month}: ${s.reason}`);
-    console.log(
+    for (const s of summary.skipped) io.err(`skipped ${s.month}: ${s.reason}`);
+    io.out(
       summary.months.length === 0
         ? "every monthly index is up to date"
         : `reindexed ${summary.articles} articles in ${summary.months.length} monthly indexes (${summary.months.join(", ")})`,
@@ -192,13 +213,13 @@ async function reindexWithProgress(container: Container, batch: number | undefin
  * `newsindex embed`: the backfill, then each index's nearest-neighbour graph (built with every core). Killed part
  * way, it resumes where the last stored step ended.
  */
-async function embedWithProgress(container: Container): Promise<void> {
+async function embedWithProgress(io: CliIo, container: Container): Promise<void> {
   const stage = container.embeddingStage();
-  const bar = process.stderr.isTTY
+  const bar = io.progress
     ? new cliProgress.SingleBar(
         {
           format: "embed [{bar}] {value}/{total} articles | {rate} articles/s | index {month}",
-          stream: process.stderr,
+          stream: io.progress,
           hideCursor: true,
         },
         cliProgress.Presets.shades_classic,
@@ -218,37 +239,35 @@ async function embedWithProgress(container: Container): Promise<void> {
   });
   bar?.stop();
   const seconds = (Date.now() - started) / 1000;
-  console.log(`embedded ${embedded} articles with ${stage.model} in ${seconds.toFixed(2)} s, ${rate(embedded)} articles/s`);
+  io.out(`embedded ${embedded} articles with ${stage.model} in ${seconds.toFixed(2)} s, ${rate(embedded)} articles/s`);
 }
 
-function reportIngest(summary: IngestSummary): void {
-  for (const s of summary.skippedLines) console.error(`skipped ${s.file}:${s.line}: ${s.reason}`);
+function reportIngest(io: CliIo, summary: IngestSummary): void {
+  for (const s of summary.skippedLines) io.err(`skipped ${s.file}:${s.line}: ${s.reason}`);
   if (summary.skipped > summary.skippedLines.length) {
-    console.error(`(${summary.skipped - summary.skippedLines.length} more skipped lines not listed)`);
+    io.err(`(${summary.skipped - summary.skippedLines.length} more skipped lines not listed)`);
   }
-  console.log(
+  io.out(
     `ingested ${summary.records} records (${summary.inserted} new, ${summary.unchanged} unchanged), ` +
       `skipped ${summary.skipped}, ${summary.seconds.toFixed(2)} s, ${summary.recordsPerSecond} records/s`,
   );
 }
 
-main(process.argv.slice(2)).then(
-  (code) => {
+/** Run as the `newsindex` command (the npm bin links here), not when imported. */
+function isEntry(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === fileURLToPath(import.meta.url);
+  } catch (error) {
+    // A script path that does not resolve (node -e, a REPL) is not this file.
+    if ((error as NodeJS.ErrnoException).code === "ENOENT") return false;
+    throw error;
+  }
+}
+
+if (isEntry()) {
+  void run(process.argv.slice(2)).then((code) => {
     if (code >= 0) process.exitCode = code;
-  },
-  (error: unknown) => {
-    const badArgs = error instanceof TypeError && "code" in error && String(error.code).startsWith("ERR_PARSE_ARGS");
-    if (error instanceof UsageError || error instanceof ConfigError || badArgs) {
-      console.error(`newsindex: ${error.message}\n\n${USAGE}`);
-      process.exitCode = 2;
-      return;
-    }
-    if (error instanceof ApiError) {
-      console.error(`newsindex: ${error.detail}`);
-      process.exitCode = 1;
-      return;
-    }
-    console.error(`newsindex: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = 1;
-  },
-);
+  });
+}

@@ -36,8 +36,9 @@ export function decodeCursor(text: string): DecodedCursor | undefined {
   let body: unknown;
   try {
     body = JSON.parse(Buffer.from(text, "base64url").toString("utf8"));
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
   }
   if (typeof body !== "object" || body === null) return undefined;
   const { v, p, i, n, f } = body as Record<string, unknown>;

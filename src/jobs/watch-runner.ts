@@ -154,7 +154,8 @@ export class WatchRunner {
     try {
       const found = await this.deps.stories.storyOverview(storyId, {}, { limit: 1, sources: 1 });
       return found.story?.listed[0]?.published_at ?? undefined;
-    } catch {
+    } catch (error) {
+      this.logger.warn({ story_id: storyId, err: error }, "newest article time unavailable; the listed article's stands in");
       return undefined;
     }
   }

@@ -107,7 +107,8 @@ function parseJson(text: string): unknown {
   if (text.trim() === "") return undefined;
   try {
     return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
   }
 }

@@ -150,5 +150,5 @@ describe.each(["sqlite", "postgres"] as const)("kill -9 during a burst of priced
       second.server.child.kill("SIGTERM");
       await second.server.exited;
     }
-  }, 120_000);
+  });
 });

@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnCli, waitUntil } from "../support/cli-process.js";
@@ -8,7 +9,11 @@ import { SAMPLE_FILES } from "../support/test-server.js";
 
 // kill -9 of a real `newsindex embed` part way, then `newsindex embed` again:
 // it resumes after the last stored step, and every article ends with exactly
-// one vector.
+// one vector. The smallest index that shows it: a few embedding steps
+// (EMBED_STEP articles each) before the kill and a few after.
+
+/** Lines of the 2023 sample: six steps of 64, two stored before the kill and the rest after it. */
+const ARTICLES = 384;
 
 let dir: string;
 const dbPath = (): string => join(dir, "index", "articles-202307.db");
@@ -27,9 +32,12 @@ function counts(): { articles: number; vectors: number } {
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "newsindex-crash-embed-"));
-  const ingest = spawnCli(["ingest", "--data-dir", dir, SAMPLE_FILES.batch2023]);
+  const lines = gunzipSync(readFileSync(SAMPLE_FILES.batch2023)).toString("utf8").split("\n");
+  const file = join(dir, "20230702153000.gkg.csv");
+  writeFileSync(file, lines.slice(0, ARTICLES).join("\n"));
+  const ingest = spawnCli(["ingest", "--data-dir", dir, file]);
   expect((await ingest.exited).code).toBe(0);
-}, 60_000);
+});
 
 afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
@@ -50,6 +58,7 @@ describe("newsindex embed killed part way", () => {
     await first.exited;
     const killed = counts();
     expect(killed.vectors).toBeGreaterThanOrEqual(128);
+    expect(killed.articles).toBeGreaterThan(3 * 64);
     expect(killed.vectors).toBeLessThan(killed.articles);
 
     const again = spawnCli(["embed", "--data-dir", dir]);

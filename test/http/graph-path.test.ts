@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PATH_NEIGHBOUR_TYPES } from "../../src/domain/graph.js";
 import { expectError } from "../support/expect-error.js";
-import { CoMentions, names } from "../support/graph-brute-force.js";
+import { CoMentions, keysOf, names } from "../support/graph-brute-force.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 
 // GET /graph/path over HTTP on the real samples, checked against a brute-force
@@ -61,6 +62,18 @@ async function path(from: string, to: string, extra = ""): Promise<{ body: Body;
 /** Articles naming `via` and `end` but not `other`: what a hop may rest on. */
 const hopArticles = (via: string, end: string, other: string) => sample.naming([via, end], (a) => !names(a, other));
 
+/** Neighbours (of the types a path goes through) with an article naming one end and not the other, on each side. */
+function viasOf(from: string, to: string): string[] {
+  const side = (end: string, other: string): Set<string> => {
+    const out = new Set<string>();
+    for (const a of sample.naming([end], (article) => !names(article, other)))
+      for (const type of PATH_NEIGHBOUR_TYPES) for (const key of keysOf(a, type)) out.add(`${type}:${key}`);
+    return out;
+  };
+  const theirs = side(to, from);
+  return [...side(from, to)].filter((via) => via !== from && via !== to && theirs.has(via));
+}
+
 const PAIRS = [
   ["person:joe biden", "person:donald trump"],
   ["person:brandon scott", "person:richard worley"],
@@ -81,7 +94,8 @@ describe("GET /graph/path: direct", () => {
     // max_hops=1: no paths, from.articles set, to.articles absent.
     expect(body.paths).toEqual([]);
     expect(body.to).not.toHaveProperty("articles");
-    for (const article of body.direct.evidence) expect(names(sample.byId(article.id), from) && names(sample.byId(article.id), to)).toBe(true);
+    for (const article of body.direct.evidence)
+      expect(names(sample.byId(article.id), from) && names(sample.byId(article.id), to)).toBe(true);
     expect(body.direct.evidence.length).toBe(Math.min(3, truth));
     // indexed_through, the two ids, the direct count, its summary when it has articles, and the one more query.
     expect(body.credits_charged).toBe(1 + 2 + 1 + (truth > 0 ? 1 : 0) + 1);
@@ -91,7 +105,13 @@ describe("GET /graph/path: direct", () => {
   it("is present with co_mentions 0 when no article names both", async () => {
     const { body } = await path("person:joe biden", "person:brandon scott", "&max_hops=1");
     expect(sample.count(["person:joe biden", "person:brandon scott"])).toBe(0);
-    expect(body.direct).toMatchObject({ entity_id: "person:brandon scott", co_mentions: 0, share: 0, evidence: [], approximate: false });
+    expect(body.direct).toMatchObject({
+      entity_id: "person:brandon scott",
+      co_mentions: 0,
+      share: 0,
+      evidence: [],
+      approximate: false,
+    });
   });
 
   it("uses one query fewer with two hops' counts but no evidence, and sets both ends' articles", async () => {
@@ -133,6 +153,21 @@ describe("GET /graph/path: two hops", () => {
       const ids = new Set(first.evidence.map((a) => a.id));
       for (const a of second.evidence) expect(ids.has(a.id)).toBe(false);
     }
+    // By brute force: every neighbour of both ends (of the types a path goes through) with articles of its own
+    // on each hop. An empty list is right only when there is none; when no end has more than the 50 per type a
+    // path looks among, the list is as long as the vias allow.
+    const vias = viasOf(from, to);
+    const uncut = PATH_NEIGHBOUR_TYPES.every(
+      (type) => sample.neighbours([from], type).size <= 50 && sample.neighbours([to], type).size <= 50,
+    );
+    if (uncut) expect(body.paths.length).toBe(Math.min(5, vias.length));
+    else expect(body.paths.length).toBeLessThanOrEqual(Math.min(5, vias.length));
+    for (const p of body.paths) expect(vias).toContain(p.hops[1]);
+  });
+
+  it("finds two-hop paths for some of the pairs: the checks above ran on paths", async () => {
+    const found = await Promise.all(PAIRS.map(async ([from, to]) => (await path(from, to)).body.paths.length));
+    expect(found.filter((n) => n > 0).length).toBeGreaterThan(0);
   });
 
   it("finds no path where every shared neighbour appears only in articles naming both ends", async () => {

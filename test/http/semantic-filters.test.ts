@@ -9,7 +9,11 @@ type Body = Record<string, unknown>;
 type Hit = {
   id: string;
   matched_locations?: Array<{ distance_km?: number }>;
-  signals?: { industries: Record<string, number>; business_context: Record<string, number>; risk_context: Record<string, number> };
+  signals?: {
+    industries: Record<string, number>;
+    business_context: Record<string, number>;
+    risk_context: Record<string, number>;
+  };
 };
 
 let server: TestServer;
@@ -21,7 +25,7 @@ async function get(path: string): Promise<{ status: number; body: Body; credits:
 
 beforeAll(async () => {
   server = await startTestServer({ files: [SAMPLE_FILES.batch2023], embed: true });
-}, 120_000);
+});
 
 afterAll(async () => {
   await server?.close();
@@ -48,7 +52,9 @@ describe("semantic and hybrid ranking with the derived-field filters", () => {
   });
 
   it("amount_min keeps only candidates with an amount at or above it", async () => {
-    const found = await get(`/search?q=${encodeURIComponent("money paid by the government")}&mode=semantic&amount_min=1000000&limit=20`);
+    const found = await get(
+      `/search?q=${encodeURIComponent("money paid by the government")}&mode=semantic&amount_min=1000000&limit=20`,
+    );
     expect(found.status).toBe(200);
     const hits = found.body.results as Hit[];
     expect(hits.length).toBeGreaterThan(0);
@@ -59,7 +65,9 @@ describe("semantic and hybrid ranking with the derived-field filters", () => {
   });
 
   it("signal_percentile_min reports its threshold and every result carries the signal at or above it", async () => {
-    const found = await get(`/search?q=${encodeURIComponent("hospital patients")}&mode=semantic&signal=healthcare&signal_percentile_min=75&limit=20`);
+    const found = await get(
+      `/search?q=${encodeURIComponent("hospital patients")}&mode=semantic&signal=healthcare&signal_percentile_min=75&limit=20`,
+    );
     expect(found.status).toBe(200);
     const threshold = found.body.signal_threshold as { name: string; percentile: number; value: number };
     expect(threshold).toMatchObject({ name: "healthcare", percentile: 75 });

@@ -41,7 +41,7 @@ beforeAll(async () => {
     config: { annMinMatches: 0 },
   });
   exact = await startTestServer({ dataDir, files: [], config: { annMinMatches: 1_000_000_000 } });
-}, 180_000);
+});
 
 afterAll(async () => {
   await exact?.close();
@@ -129,7 +129,7 @@ describe("a graph file missing or stale", () => {
     await catchUpEmbeddings(graph.container.embeddingStage());
     expect((JSON.parse(readFileSync(annMeta(graph), "utf8")) as { model: string }).model).toBe(meta.model);
     expect(ids(await get(graph, path))).toEqual(before);
-  }, 120_000);
+  });
 });
 
 describe("a restart", () => {
@@ -142,7 +142,7 @@ describe("a restart", () => {
     expect(await catchUpEmbeddings(graph.container.embeddingStage())).toBe(0);
     expect(statSync(annFile(graph)).mtimeMs).toBe(written);
     expect(ids(await get(graph, path))).toEqual(answer);
-  }, 120_000);
+  });
 });
 
 describe("vectors stored after the graph file was written", () => {

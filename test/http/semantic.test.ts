@@ -8,7 +8,15 @@ import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support
 // meet: nothing embedded, one month embedded, everything embedded.
 
 type Body = Record<string, unknown>;
-type Hit = { id: string; title: string | null; story_id: string | null; language: string | null; source: string | null; score: number; published_at: string };
+type Hit = {
+  id: string;
+  title: string | null;
+  story_id: string | null;
+  language: string | null;
+  source: string | null;
+  score: number;
+  published_at: string;
+};
 
 let server: TestServer;
 /** The Baltimore block-party shooting, as keyword search finds it. */
@@ -32,7 +40,7 @@ beforeAll(async () => {
   server = await startTestServer({ files: [SAMPLE_FILES.batch2023, SAMPLE_FILES.batch2016] });
   const found = await get("/search?q=%22block+party%22+baltimore&limit=1");
   baltimoreStory = (found.body.results as Hit[])[0]?.story_id as string;
-}, 60_000);
+});
 
 afterAll(async () => {
   await server?.close();
@@ -44,7 +52,12 @@ describe("before anything is embedded", () => {
     expect(keyword.body.total).toBeGreaterThan(0);
     const semantic = await get(`/search?q=${encodeURIComponent(PARAPHRASE)}&mode=semantic`);
     expect(semantic.status).toBe(200);
-    expect(semantic.body).toMatchObject({ partial: true, coverage: "field_unavailable", total_relation: "approximate", results: [] });
+    expect(semantic.body).toMatchObject({
+      partial: true,
+      coverage: "field_unavailable",
+      total_relation: "approximate",
+      results: [],
+    });
   });
 
   it("/similar embeds a seed that is not embedded yet on the spot", async () => {
@@ -59,7 +72,7 @@ describe("before anything is embedded", () => {
 describe("one month embedded, one not", () => {
   beforeAll(async () => {
     await embedMonth("202307");
-  }, 120_000);
+  });
 
   it("ranks the embedded month and says the rest is not covered", async () => {
     const { body } = await get(`/search?q=${encodeURIComponent(PARAPHRASE)}&mode=semantic&limit=5`);
@@ -76,14 +89,20 @@ describe("one month embedded, one not", () => {
 describe("everything embedded", () => {
   beforeAll(async () => {
     await embedMonth("201601");
-  }, 60_000);
+  });
 
   it("semantic finds a paraphrase with no word in common, where keyword finds nothing", async () => {
     const keyword = await get(`/search?q=${encodeURIComponent(PARAPHRASE)}`);
     expect(keyword.body.total).toBe(0);
     const { body, credits } = await get(`/search?q=${encodeURIComponent(PARAPHRASE)}&mode=semantic&limit=5`);
     expect(credits).toBe("2");
-    expect(body).toMatchObject({ mode: "semantic", total_relation: "approximate", partial: false, coverage: "complete", credits_charged: 2 });
+    expect(body).toMatchObject({
+      mode: "semantic",
+      total_relation: "approximate",
+      partial: false,
+      coverage: "complete",
+      credits_charged: 2,
+    });
     const hits = body.results as Hit[];
     expect(hits.slice(0, 3).some((h) => h.story_id === baltimoreStory)).toBe(true);
     const scores = hits.map((h) => h.score);
@@ -104,7 +123,10 @@ describe("everything embedded", () => {
   it.each(["semantic", "hybrid"])("%s applies every filter exactly", async (mode) => {
     // A single-valued and a multi-valued field, each on its most common value in the sample.
     for (const field of ["source", "country"] as const) {
-      const facets = (await get(`/search?facets=${field}&limit=1`)).body.facets as Record<string, { values: Array<{ value: string }> }>;
+      const facets = (await get(`/search?facets=${field}&limit=1`)).body.facets as Record<
+        string,
+        { values: Array<{ value: string }> }
+      >;
       const value = facets[field]?.values[0]?.value as string;
       const filtered = await get(`/search?q=${encodeURIComponent("political news")}&mode=${mode}&${field}=${value}&limit=100`);
       const hits = filtered.body.results as Array<Hit & { countries: string[] }>;
@@ -125,7 +147,10 @@ describe("everything embedded", () => {
 
   it("counts facets over the candidate set, marked approximate", async () => {
     const { body } = await get(`/search?q=${encodeURIComponent(PARAPHRASE)}&mode=semantic&facets=language,source&limit=1`);
-    const facets = body.facets as Record<string, { values: Array<{ value: string; count: number }>; approximate: boolean; sum_other_doc_count: number }>;
+    const facets = body.facets as Record<
+      string,
+      { values: Array<{ value: string; count: number }>; approximate: boolean; sum_other_doc_count: number }
+    >;
     expect(facets.language?.approximate).toBe(true);
     const languages = facets.language as { values: Array<{ count: number }>; sum_other_doc_count: number };
     // Each candidate has one language: the counts add up to the candidate set.
@@ -193,7 +218,7 @@ describe("/similar when the seed's monthly index cannot be read", () => {
   let small: TestServer;
   beforeAll(async () => {
     small = await startTestServer({ files: [SAMPLE_FILES.batch2016], embed: true });
-  }, 60_000);
+  });
   afterAll(async () => {
     await small?.close();
   });

@@ -10,7 +10,7 @@ let server: TestServer;
 
 beforeAll(async () => {
   server = await startTestServer({ files: [SAMPLE_FILES.bigquery], embed: true });
-}, 120_000);
+});
 
 afterAll(async () => {
   await server?.close();
@@ -32,7 +32,9 @@ describe("find_related", () => {
 
       const unknown = await connected.client.callTool({ name: "find_related", arguments: { id: "20200222000000-999999" } });
       expect(unknown.isError).toBe(true);
-      expect(unknown.structuredContent ?? JSON.parse((unknown.content as Array<{ text: string }>)[0]?.text ?? "{}")).toMatchObject({
+      expect(
+        unknown.structuredContent ?? JSON.parse((unknown.content as Array<{ text: string }>)[0]?.text ?? "{}"),
+      ).toMatchObject({
         code: "not_found",
       });
     } finally {

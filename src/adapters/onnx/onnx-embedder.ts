@@ -86,7 +86,10 @@ export class OnnxEmbedder implements Embedder {
     });
     const out: Float32Array[] = new Array<Float32Array>(texts.length);
     for (const [width, members] of groups) {
-      const vectors = await this.runEqual(members.map((i) => encoded[i] as number[]), width);
+      const vectors = await this.runEqual(
+        members.map((i) => encoded[i] as number[]),
+        width,
+      );
       members.forEach((i, k) => (out[i] = vectors[k] as Float32Array));
     }
     return out;
@@ -128,6 +131,14 @@ function meanPooled(hidden: Float32Array, r: number, width: number, dim: number)
   for (let d = 0; d < dim; d++) out[d] = (out[d] as number) / norm;
   return out;
 }
+
+/** Loads the model in the thread that asks (the embedding stage's own thread): the loader the composition root names. */
+export function loadOnnxEmbedder(dir: string): Promise<OnnxEmbedder> {
+  return OnnxEmbedder.load(dir);
+}
+
+/** Where an embedding thread finds loadOnnxEmbedder: this module. */
+export const ONNX_EMBEDDER_LOADER = { module: import.meta.url, exportName: "loadOnnxEmbedder" } as const;
 
 /** How NewsIndex applies the model in `dir` (its `model-card.json`, defaults where absent). */
 export function readModelCard(dir: string): ModelCard {

@@ -6,6 +6,7 @@ import { keyedTerms } from "./entity-keys.js";
 import type { ResolvedTerm } from "./match-conditions.js";
 import { DERIVED_FIELDS_BUILT, DERIVED_SCHEMA, SCHEMA, SCHEMA_VERSION, type DerivedVocabulary } from "./partition-schema.js";
 import { StatementCache } from "./statement-cache.js";
+import { warnRecovered } from "../../shared/caught.js";
 
 // One monthly index: a SQLite file holding the articles collected in one
 // calendar month (UTC); layout in partition-schema.ts. This is its connection
@@ -237,7 +238,8 @@ export class ArticlePartition {
 export function closeQuietly(handle: { close(): void } | undefined): void {
   try {
     handle?.close();
-  } catch {
-    // Nothing more to do with a broken handle.
+  } catch (error) {
+    // Nothing more to do with a broken handle; said, so a close that keeps failing is seen.
+    warnRecovered("closing a failed connection", error);
   }
 }

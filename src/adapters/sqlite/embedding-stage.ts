@@ -1,7 +1,8 @@
 import type { EmbeddingBacklog, EmbeddingStage } from "../../ports/embedding-stage.js";
 import { besideModule, WorkerRpc } from "../threads/worker-rpc.js";
-import type { EmbeddingRequest, StepResult } from "./embedding-worker.js";
+import type { EmbedderLoader, EmbeddingRequest, EmbeddingThreadData, StepResult } from "./embedding-worker.js";
 import type { VectorStatus } from "./partition-vectors.js";
+import { warnRecovered } from "../../shared/caught.js";
 
 // The embedding stage of the embedded shape: model and writes on a thread of
 // their own (embedding-worker.ts), started on the first call.
@@ -12,13 +13,14 @@ export class SqliteEmbeddingStage implements EmbeddingStage {
   constructor(
     readonly model: string,
     modelDir: string,
+    loader: EmbedderLoader,
     private readonly months: () => string[],
     private readonly pathOf: (month: string) => string,
   ) {
     this.thread = new WorkerRpc(
       { module: besideModule(import.meta.url, "embedding-worker"), exportName: "serveEmbedding" },
       "embedding thread",
-      { modelDir },
+      { modelDir, loader } satisfies EmbeddingThreadData,
     );
   }
 
@@ -28,8 +30,9 @@ export class SqliteEmbeddingStage implements EmbeddingStage {
       try {
         const status = (await this.thread.call({ kind: "status", month, path: this.pathOf(month) })) as VectorStatus;
         out.push(this.backlogOf(month, status));
-      } catch {
+      } catch (error) {
         // Missing, locked or of another layout: nothing to embed there now.
+        warnRecovered(`the embedding backlog of ${month}`, error);
       }
     }
     return out;

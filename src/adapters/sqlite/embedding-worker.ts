@@ -1,6 +1,6 @@
 import type { ArticleDetail } from "../../domain/article.js";
 import { embeddingText } from "../../domain/embedding-text.js";
-import { OnnxEmbedder } from "../onnx/onnx-embedder.js";
+import type { Embedder } from "../../ports/embedder.js";
 import { serveRequests, threadData } from "../threads/worker-rpc.js";
 import { ArticlePartition, closeQuietly } from "./article-partition.js";
 import { AnnBuilder, removeAnn } from "./partition-ann.js";
@@ -25,8 +25,21 @@ import {
 // index is caught up or enough have arrived; `index` rebuilds a missing or
 // stale graph from the stored vectors. At most one graph is held in memory.
 
+/** An embedder this thread can hold: the model names its vectors, the dimensions size their graph. */
+export type ThreadEmbedder = Embedder & { readonly dimensions: number };
+
+/**
+ * The module and export of the function that loads the embedder from a model directory, in this thread. The
+ * composition root names it (an object cannot cross to a thread), so this store depends on no model runtime.
+ */
+export interface EmbedderLoader {
+  module: string;
+  exportName: string;
+}
+
 export interface EmbeddingThreadData {
   modelDir: string;
+  loader: EmbedderLoader;
 }
 
 export type EmbeddingRequest =
@@ -40,14 +53,21 @@ export interface StepResult {
   status: VectorStatus;
 }
 
-let embedder: Promise<OnnxEmbedder> | undefined;
+let embedder: Promise<ThreadEmbedder> | undefined;
+
+async function loadEmbedder(): Promise<ThreadEmbedder> {
+  const { modelDir, loader } = threadData<EmbeddingThreadData>();
+  const load = ((await import(loader.module)) as Record<string, unknown>)[loader.exportName];
+  if (typeof load !== "function") throw new Error(`${loader.module} exports no embedder loader ${loader.exportName}`);
+  return (load as (dir: string) => Promise<ThreadEmbedder>)(modelDir);
+}
 const partitions = new Map<string, ArticlePartition>();
 let builder: { month: string; builder: AnnBuilder } | undefined;
 
 /** Vectors added to a graph between two writes of its file, at least (else a quarter of the graph). */
 const SAVE_EVERY = 10_000;
 
-function builderOf(month: string, path: string, partition: ArticlePartition, model: OnnxEmbedder): AnnBuilder {
+function builderOf(month: string, path: string, partition: ArticlePartition, model: ThreadEmbedder): AnnBuilder {
   if (builder?.month !== month) {
     builder?.builder.release();
     builder = { month, builder: new AnnBuilder(partition, path, model.model, model.dimensions) };
@@ -56,7 +76,7 @@ function builderOf(month: string, path: string, partition: ArticlePartition, mod
 }
 
 async function index(month: string, path: string, partition: ArticlePartition, threads: number): Promise<number> {
-  const model = await (embedder ??= OnnxEmbedder.load(threadData<EmbeddingThreadData>().modelDir));
+  const model = await (embedder ??= loadEmbedder());
   if (!hasVectorTable(partition) || vectorModel(partition) !== model.model) return 0;
   const graph = builderOf(month, path, partition, model);
   if (graph.upToDate()) return 0;
@@ -74,7 +94,7 @@ function partitionOf(month: string, path: string): ArticlePartition {
 }
 
 async function step(month: string, path: string, partition: ArticlePartition, max: number): Promise<number> {
-  const model = await (embedder ??= OnnxEmbedder.load(threadData<EmbeddingThreadData>().modelDir));
+  const model = await (embedder ??= loadEmbedder());
   partition.writing(() => {
     partition.db.exec(VECTORS_SCHEMA);
     const held = vectorStatus(partition).model;

@@ -3,6 +3,7 @@ import { createRequire } from "node:module";
 import type * as USearch from "usearch";
 import type { ArticlePartition } from "./article-partition.js";
 import { lastEmbedded, toVector, VECTORS_SCHEMA } from "./partition-vectors.js";
+import { hasCode, warnRecovered } from "../../shared/caught.js";
 
 // The approximate-nearest-neighbour index of one monthly index: an HNSW graph
 // (usearch, float32, inner product: the vectors are unit length, so cosine)
@@ -62,8 +63,10 @@ export function readAnnMeta(dbPath: string): AnnMeta | undefined {
   try {
     const meta = JSON.parse(readFileSync(annPaths(dbPath).meta, "utf8")) as AnnMeta;
     return meta.format === ANN_FORMAT ? meta : undefined;
-  } catch {
-    return undefined;
+  } catch (error) {
+    // No graph yet (no file), or one being replaced or damaged (not JSON): none to use.
+    if (hasCode(error, "ENOENT") || error instanceof SyntaxError) return undefined;
+    throw error;
   }
 }
 
@@ -76,8 +79,10 @@ function filesMatch(paths: ReturnType<typeof annPaths>, meta: AnnMeta | undefine
       statSync(paths.index).size === meta.bytes &&
       statSync(paths.dup).size === meta.dupBytes
     );
-  } catch {
-    return false;
+  } catch (error) {
+    // A graph file gone: not current.
+    if (hasCode(error, "ENOENT")) return false;
+    throw error;
   }
 }
 
@@ -118,7 +123,9 @@ export function annView(dbPath: string, model: string, dimensions: number): AnnV
         return `${s.mtimeMs}/${s.size}/${s.ino}`;
       })
       .join("|");
-  } catch {
+  } catch (error) {
+    // A graph file gone since its meta was read: none to search.
+    if (!hasCode(error, "ENOENT")) throw error;
     views.delete(dbPath);
     return undefined;
   }
@@ -157,7 +164,9 @@ export function annView(dbPath: string, model: string, dimensions: number): AnnV
     };
     views.set(dbPath, { view, stamp });
     return view;
-  } catch {
+  } catch (error) {
+    // A graph that does not map: the exact ranking answers instead.
+    warnRecovered(`mapping the nearest-neighbour graph of ${dbPath}`, error);
     return undefined;
   }
 }
@@ -310,7 +319,9 @@ export class AnnBuilder {
           else this.nodes.set(hash, [row.rowid]);
         }
         return index;
-      } catch {
+      } catch (error) {
+        // A graph that does not load is built again from the stored vectors.
+        warnRecovered(`loading the nearest-neighbour graph of ${this.dbPath}`, error);
         this.release();
       }
     }

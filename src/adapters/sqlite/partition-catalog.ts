@@ -1,5 +1,6 @@
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { hasCode } from "../../shared/caught.js";
 
 // The months that have a monthly index, recorded when each file is created.
 // Listing the directory alone cannot tell a month that never had data from one
@@ -33,9 +34,10 @@ export class PartitionCatalog {
         const parsed = JSON.parse(readFileSync(this.path, "utf8")) as { months?: unknown };
         const months = Array.isArray(parsed.months) ? parsed.months.filter((m): m is string => typeof m === "string") : [];
         this.cached = { mtimeMs, months };
-      } catch {
-        // A catalog being replaced or damaged: fall back to the directory listing alone.
-        return [];
+      } catch (error) {
+        // A catalog being replaced (gone) or damaged (not JSON): fall back to the directory listing alone.
+        if (hasCode(error, "ENOENT") || error instanceof SyntaxError) return [];
+        throw error;
       }
     }
     return this.cached.months;

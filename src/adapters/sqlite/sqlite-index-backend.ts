@@ -65,6 +65,7 @@ import type { SignalValuesPart } from "./partition-signals.js";
 import { NOT_STARTED, ReadPool, type Lane } from "./read-pool.js";
 import type { MemberFields, StoryMonthOverview } from "./story-overview.js";
 import { WriterThread } from "./writer-thread.js";
+import { warnRecovered } from "../../shared/caught.js";
 
 // The embedded index: one SQLite file per calendar month of `collected_at`
 // under <dataDir>/index. A query walks every partition that can hold a match
@@ -480,7 +481,9 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
     try {
       const story = await this.pool.run("light", { job: "storyOf", month, args: { articleId } });
       return story === NOT_STARTED ? undefined : story;
-    } catch {
+    } catch (error) {
+      // The article's story is a detail of its answer: without it the article answers alone.
+      warnRecovered(`reading the story of ${articleId}`, error);
       return undefined;
     }
   }

@@ -6,6 +6,7 @@ import type { StoryCandidate, StoryStore } from "../../ports/story-store.js";
 import { HeldArticles } from "./held-articles.js";
 import { openDatabase } from "./open-database.js";
 import { StatementCache } from "./statement-cache.js";
+import { warnRecovered } from "../../shared/caught.js";
 
 // stories.db: each clustered article's features and story, plus a key index
 // (headline words and persons: story-keys.ts) bucketed by publication day, so
@@ -293,8 +294,9 @@ export class SqliteStoryStore implements StoryStore {
       this.failure = error;
       try {
         this.rollback();
-      } catch {
-        // The commit's failure is the one reported.
+      } catch (rollbackError) {
+        // The commit's failure is the one reported; the rollback's is said beside it.
+        warnRecovered("rolling back stories.db after a failed commit", rollbackError);
       }
     }
   }

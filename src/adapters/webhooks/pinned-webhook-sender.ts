@@ -44,7 +44,10 @@ export class PinnedWebhookSender implements WebhookSender {
     let addresses: Array<{ address: string; family: number }>;
     try {
       addresses = await this.resolver(host);
-    } catch {
+    } catch (error) {
+      // Any lookup failure (no such name, no answer, a resolver down) is one refusal, said to the caller; the
+      // resolver's own words stay out of it (they would tell a caller about this server's network).
+      if (!(error instanceof Error)) throw error;
       return { ok: false, reason: `${host} does not resolve` };
     }
     if (addresses.length === 0) return { ok: false, reason: `${host} does not resolve` };

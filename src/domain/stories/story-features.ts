@@ -139,8 +139,10 @@ export function slugWords(url: string): string[] {
   let parsed: URL;
   try {
     parsed = new URL(url);
-  } catch {
-    return [];
+  } catch (error) {
+    // Not a URL: no slug.
+    if (error instanceof TypeError) return [];
+    throw error;
   }
   const segments = [...parsed.pathname.split("/"), ...parsed.searchParams.values()].map((segment) =>
     safeDecode(segment)
@@ -156,8 +158,10 @@ export function slugWords(url: string): string[] {
 function safeDecode(segment: string): string {
   try {
     return decodeURIComponent(segment);
-  } catch {
-    return segment;
+  } catch (error) {
+    // A stray '%': the segment as written.
+    if (error instanceof URIError) return segment;
+    throw error;
   }
 }
 

@@ -10,7 +10,8 @@ export function parseWebhookUrl(text: string): URL {
   let url: URL;
   try {
     url = new URL(text);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
     throw invalidUrl(`'webhook_url' is not a URL: expected an https URL on a public host.`);
   }
   if (url.protocol !== "https:") throw invalidUrl(`'webhook_url' must use https, not ${url.protocol.replace(":", "")}.`);
