@@ -25,7 +25,8 @@ export function withErrorBody(status: number, text: string): string | undefined 
   let answer: unknown;
   try {
     answer = JSON.parse(text);
-  } catch {
+  } catch (error) {
+    if (!(error instanceof SyntaxError)) throw error;
     // Not JSON at all: the transport answered in plain text; say the same as our body.
     return JSON.stringify(
       new ApiError("invalid_parameter", text.trim() || "The request was refused by the MCP transport.").toBody(),
