@@ -16,7 +16,7 @@ const withSignals = defineOperation({
   free: true,
   params: Type.Object({ signals: Type.Optional(Type.String()), limit: Type.Optional(Type.Integer()) }),
   response: Type.Object({}),
-  plan: () => ({ price: priceOf({ operation: "free" }), execute: async () => ({}) }),
+  prepare: () => ({ price: priceOf({ operation: "free" }), execute: async () => ({}) }),
 });
 
 describe("toOperationInput", () => {

@@ -17,7 +17,7 @@ function operation(tool: string, free: boolean): Operation {
     free,
     params: Type.Object({ q: Type.String({ minLength: 1 }) }),
     response: Type.Object({ n: Type.Integer() }, { $id: "Shared" }),
-    plan: () => ({ price: priceOf({ operation: "free" }), execute: async () => ({ n: 1 }) }),
+    prepare: () => ({ price: priceOf({ operation: "free" }), execute: async () => ({ n: 1 }) }),
   });
 }
 

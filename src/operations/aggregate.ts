@@ -27,7 +27,7 @@ export const aggregateOperation = defineOperation({
     ...AGGREGATE_FILTERS,
   }),
   response: AggregateResponseSchema,
-  plan(params, caller, deps) {
+  prepare(params, caller, deps) {
     const request = toAggregateRequest(params, caller.plan, deps.clock.now());
     const price = priceOf({
       operation: "aggregate",

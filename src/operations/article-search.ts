@@ -5,7 +5,7 @@ import type { Caller } from "../services/accounts/account-service.js";
 import { searchArticles } from "../services/search/search-articles.js";
 import { searchByMeaning } from "../services/search/search-by-meaning.js";
 import type { ArticleSearchRequest } from "../services/search/search-request.js";
-import type { OperationDeps, PlannedCall } from "./operation.js";
+import type { OperationDeps, PreparedCall } from "./operation.js";
 
 // What /search and /top-headlines share once their request is validated: the
 // price inputs beyond the base, and the run, which reports what a cursor page took.
@@ -34,7 +34,7 @@ export function runArticleSearch(
   price: Price,
   caller: Caller,
   deps: OperationDeps,
-): PlannedCall["execute"] {
+): PreparedCall["execute"] {
   return async (meter) => {
     const now = deps.clock.now();
     const resolution = await resolveEntityFilters(deps.index, request.filters, caller.plan, now);

@@ -15,7 +15,7 @@ export const getAccountOperation = defineOperation({
   free: true,
   params: Type.Object({}, { additionalProperties: false }),
   response: AccountSchema,
-  plan(_params, caller, deps) {
+  prepare(_params, caller, deps) {
     return { price: priceOf({ operation: "free" }), execute: () => deps.credits.account(caller) };
   },
 });

@@ -16,7 +16,7 @@ export const getArticleOperation = defineOperation({
     "Article detail: every search field plus tone details, quotes, amounts, location details, mentioned dates, names, links and images. 404 `not_found` when the id does not exist (safe to cache); 400 `invalid_parameter` on `id` when the article is older than the plan reaches (not absence; charged nothing). 1 credit.",
   params: Type.Object({ id: Params.article_id }),
   response: ArticleDetailResponseSchema,
-  plan(params, caller, deps) {
+  prepare(params, caller, deps) {
     return {
       price: priceOf({ operation: "doc" }),
       execute: () => getArticle(deps.index, params.id, caller.plan, deps.clock.now()),

@@ -24,7 +24,7 @@ export const getStoryOperation = defineOperation({
     to: Optional(Params.to),
   }),
   response: StoryDetailSchema,
-  plan(params, caller, deps) {
+  prepare(params, caller, deps) {
     const window = parseWindow(params.from, params.to);
     return {
       price: priceOf({ operation: "story" }),

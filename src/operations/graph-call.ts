@@ -1,7 +1,7 @@
 import type { Caller } from "../services/accounts/account-service.js";
 import type { GraphScope } from "../services/graph/graph-common.js";
 import { openScope, type GraphBase } from "../services/graph/graph-request.js";
-import type { OperationDeps, PlannedCall } from "./operation.js";
+import type { OperationDeps, PreparedCall } from "./operation.js";
 
 // What the four graph operations share once validated: the call runs in a
 // scope of its own (the plan's window, a fresh query ledger) and is charged
@@ -12,7 +12,7 @@ export function runGraph(
   caller: Caller,
   deps: OperationDeps,
   run: (scope: GraphScope, nowMs: number) => Promise<{ body: object; flat?: number }>,
-): PlannedCall["execute"] {
+): PreparedCall["execute"] {
   return async (meter) => {
     const now = deps.clock.now();
     const scope = openScope(deps.index, base, caller.plan, now);

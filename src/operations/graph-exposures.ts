@@ -25,7 +25,7 @@ export const graphExposuresOperation = defineOperation({
     ...GRAPH_SCOPE,
   }),
   response: ExposuresResponseSchema,
-  plan(params, caller, deps) {
+  prepare(params, caller, deps) {
     const request = {
       entities: someEntities(params.entity_id, 2),
       evidence: params.evidence ?? 3,

@@ -30,7 +30,7 @@ export const graphNetworkOperation = defineOperation({
     ...GRAPH_SCOPE,
   }),
   response: NetworkResponseSchema,
-  plan(params, caller, deps) {
+  prepare(params, caller, deps) {
     const request = {
       seed: oneEntity("entity_id", params.entity_id),
       types: edgeTypes(params.types),

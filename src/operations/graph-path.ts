@@ -24,7 +24,7 @@ export const graphPathOperation = defineOperation({
     ...GRAPH_SCOPE,
   }),
   response: PathResponseSchema,
-  plan(params, caller, deps) {
+  prepare(params, caller, deps) {
     const request = {
       from: oneEntity("from_entity", params.from_entity),
       to: oneEntity("to_entity", params.to_entity),

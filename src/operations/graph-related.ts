@@ -24,7 +24,7 @@ export const graphRelatedOperation = defineOperation({
     ...GRAPH_SCOPE,
   }),
   response: RelatedResponseSchema,
-  plan(params, caller, deps) {
+  prepare(params, caller, deps) {
     const request = {
       seed: oneEntity("entity_id", params.entity_id),
       types: edgeTypes(params.types),

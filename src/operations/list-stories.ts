@@ -29,7 +29,7 @@ export const listStoriesOperation = defineOperation({
     limit: Optional(Params.limit),
   }),
   response: StoriesResponseSchema,
-  plan(params, caller, deps) {
+  prepare(params, caller, deps) {
     const request = toSearchRequest(params);
     const price = priceOf({ operation: "stories", mode: pricedMode(request, params.mode), ...searchPriceInputs(request) });
     return {

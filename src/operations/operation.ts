@@ -30,7 +30,7 @@ export interface OperationDeps {
 export type CreditMeter = Meter;
 
 /** A validated call, priced before any work, ready to run. */
-export interface PlannedCall {
+export interface PreparedCall {
   price: Price;
   /** Runs the call; the body it returns gets `credits_charged` from the runner. */
   execute(meter: CreditMeter): Promise<object>;
@@ -66,7 +66,7 @@ export interface Operation {
   free: boolean;
   response: TSchema;
   /** Cross-field rules and normalisation (400s), then the price; no index work. Gets parameters and body fields together. */
-  plan(params: Record<string, unknown>, caller: Caller, deps: OperationDeps): PlannedCall;
+  prepare(params: Record<string, unknown>, caller: Caller, deps: OperationDeps): PreparedCall;
 }
 
 /**
@@ -76,13 +76,13 @@ export interface Operation {
  * tool"), gets both here, so none can miss them; the runner handles both.
  */
 export function defineOperation<S extends TObject, B extends TObject = TObject<{}>>(
-  operation: Omit<Operation, "params" | "body" | "plan" | "free" | "sideEffects" | "status"> & {
+  operation: Omit<Operation, "params" | "body" | "prepare" | "free" | "sideEffects" | "status"> & {
     params: S;
     body?: B;
     free?: boolean;
     sideEffects?: boolean;
     status?: 200 | 201;
-    plan(params: Static<S> & Static<B>, caller: Caller, deps: OperationDeps): PlannedCall;
+    prepare(params: Static<S> & Static<B>, caller: Caller, deps: OperationDeps): PreparedCall;
   },
 ): Operation {
   const free = operation.free ?? false;

@@ -23,7 +23,7 @@ export const resolveEntityOperation = defineOperation({
     ...WINDOW,
   }),
   response: EntitiesResponseSchema,
-  plan(params, caller, deps) {
+  prepare(params, caller, deps) {
     const request = { q: params.q, type: params.type, limit: params.limit ?? 10, ...parseWindow(params.from, params.to) };
     nameKeyOf(request);
     const price = priceOf({ operation: "entities" });

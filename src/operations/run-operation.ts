@@ -1,7 +1,7 @@
 import { ApiError } from "../shared/api-error.js";
 import type { Caller } from "../services/accounts/account-service.js";
 import type { Metered } from "../services/accounts/credit-service.js";
-import type { Operation, OperationDeps, PlannedCall } from "./operation.js";
+import type { Operation, OperationDeps, PreparedCall } from "./operation.js";
 import { validateBody, validateParams, type ParamsForm } from "./validate-params.js";
 
 // Every call, whichever door it came in (REST or MCP), runs here, in the spec's
@@ -33,21 +33,21 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
   if (!admitted.ok) return admitted.refusal;
   const { caller } = admitted;
 
-  let planned: PlannedCall;
+  let prepared: PreparedCall;
   try {
     const params = validateParams(operation, input.params, input.form, input.served);
-    planned = operation.plan({ ...params, ...validateBody(operation, input.body, input.served) }, caller, deps);
+    prepared = operation.prepare({ ...params, ...validateBody(operation, input.body, input.served) }, caller, deps);
     const maxCredits = params.max_credits as number | undefined;
     const overBudget =
-      maxCredits !== undefined && planned.price.max > maxCredits ? budgetRefusal(planned, maxCredits) : undefined;
+      maxCredits !== undefined && prepared.price.max > maxCredits ? budgetRefusal(prepared, maxCredits) : undefined;
     // A preview answers with what the call would meet; `max_credits` refuses only a call that would run.
     if (overBudget !== undefined && params.estimate !== true) throw overBudget;
     if (params.estimate === true || operation.free) {
       await deps.credits.admitMessage(caller);
       const body =
         params.estimate === true
-          ? await previewOf(operation, planned, caller, deps, overBudget)
-          : await planned.execute({ took: () => undefined });
+          ? await previewOf(operation, prepared, caller, deps, overBudget)
+          : await prepared.execute({ took: () => undefined });
       return { ok: true, body: withCharge(body, 0), credits_charged: 0, headers: await deps.credits.headers(caller) };
     }
   } catch (error) {
@@ -55,10 +55,10 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
     throw error;
   }
 
-  const { price } = planned;
+  const { price } = prepared;
   let metered: Metered<object>;
   try {
-    metered = await deps.credits.metered(caller, price, "call", (meter) => planned.execute(meter), {
+    metered = await deps.credits.metered(caller, price, "call", (meter) => prepared.execute(meter), {
       // A 404 is charged the operation's minimum; any other error nothing.
       chargeOnError: (error) => (error instanceof ApiError && error.code === "not_found" ? price.min : 0),
     });
@@ -145,24 +145,24 @@ async function refuse(caller: Caller, error: ApiError, deps: OperationDeps): Pro
 /** The preview: the credit checks, the call's own fields, and a refusal the call would meet beyond credits. */
 async function previewOf(
   operation: Operation,
-  planned: PlannedCall,
+  prepared: PreparedCall,
   caller: Caller,
   deps: OperationDeps,
   overBudget: ApiError | undefined,
 ): Promise<object> {
-  const preview = await deps.credits.preview(caller, operation.name, planned.price);
+  const preview = await deps.credits.preview(caller, operation.name, prepared.price);
   // The budget is checked before the month's and the minute's credits (spec section 5, rule 3).
-  const refusal = overBudget ?? (preview.would_run ? await planned.refusal?.() : undefined);
+  const refusal = overBudget ?? (preview.would_run ? await prepared.refusal?.() : undefined);
   const verdict = refusal === undefined ? {} : { would_run: false, refusal: refusal.code, refusal_detail: refusal.detail };
-  return { ...preview, ...planned.preview, ...verdict };
+  return { ...preview, ...prepared.preview, ...verdict };
 }
 
 /** `max_credits` below what the call can cost: refused before anything runs. */
-function budgetRefusal(planned: PlannedCall, maxCredits: number): ApiError {
+function budgetRefusal(prepared: PreparedCall, maxCredits: number): ApiError {
   return new ApiError(
     "credit_budget_exceeded",
-    `This call can cost up to ${planned.price.max} credits, more than max_credits=${maxCredits}. Nothing ran and nothing was charged.`,
-    { credits: { min: planned.price.min, max: planned.price.max }, max_credits: maxCredits },
+    `This call can cost up to ${prepared.price.max} credits, more than max_credits=${maxCredits}. Nothing ran and nothing was charged.`,
+    { credits: { min: prepared.price.min, max: prepared.price.max }, max_credits: maxCredits },
   );
 }
 

@@ -23,7 +23,7 @@ export const searchOperation = defineOperation({
     ...LIST_PARAMS,
   }),
   response: SearchResponseSchema,
-  plan(params, caller, deps) {
+  prepare(params, caller, deps) {
     const request = toSearchRequest(params);
     const price = priceOf({ operation: "search", mode: pricedMode(request, params.mode), ...searchPriceInputs(request) });
     return { price, execute: runArticleSearch(request, price, caller, deps) };

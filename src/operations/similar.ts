@@ -20,7 +20,7 @@ export const similarOperation = defineOperation({
     view: Type.Optional(Params.view),
   }),
   response: SearchResponseSchema,
-  plan(params, caller, deps) {
+  prepare(params, caller, deps) {
     return {
       price: priceOf({ operation: "similar" }),
       execute: () =>

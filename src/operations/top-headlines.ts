@@ -17,7 +17,7 @@ export const topHeadlinesOperation = defineOperation({
     "The newest articles first, ordered by `published_at` then `id` (`mode: recent`); there is no `q`. Every shared filter applies, with `facets`, `view`, and paging by `offset` or `cursor`. To poll, set `from` to your last poll and deduplicate on `id` or `story_id`. 1 credit, plus 1 per full 1,000 rows of offset; a cursor page takes 1 to 2 credits (first) or 1 to 3 (later) instead.",
   params: Type.Object({ ...SHARED_FILTERS, ...LIST_FILTERS, ...LIST_PARAMS }),
   response: SearchResponseSchema,
-  plan(params, caller, deps) {
+  prepare(params, caller, deps) {
     const request = toSearchRequest(params);
     const price = priceOf({ operation: "top_headlines", ...searchPriceInputs(request) });
     return { price, execute: runArticleSearch(request, price, caller, deps) };

@@ -28,7 +28,7 @@ const createWithQuery = defineOperation({
     ...STORY_QUERY,
   }),
   response: Type.Object({}),
-  plan: () => ({ price: priceOf({ operation: "free" }), execute: async () => ({}) }),
+  prepare: () => ({ price: priceOf({ operation: "free" }), execute: async () => ({}) }),
 });
 
 function refusal(run: () => unknown): ApiError {

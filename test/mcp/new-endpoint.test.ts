@@ -34,7 +34,7 @@ const echoSignals = defineOperation({
     credits_charged: Type.Integer(),
     attribution: Type.String(),
   }),
-  plan(params) {
+  prepare(params) {
     return {
       price: priceOf({ operation: "free" }),
       execute: async () => ({ signals: params.signals ?? null, attribution: "test" }),
@@ -53,7 +53,7 @@ const failing = defineOperation({
   free: true,
   params: Type.Object({}, { additionalProperties: false }),
   response: Type.Object({}),
-  plan() {
+  prepare() {
     return {
       price: priceOf({ operation: "free" }),
       execute: async () => {
@@ -79,7 +79,7 @@ const saveQuery = defineOperation({
   params: Type.Object({}, { additionalProperties: false }),
   body: jsonBody({ label: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })), ...STORY_QUERY }),
   response: Type.Object({ saved: Type.Record(Type.String(), Type.Unknown()), credits_charged: Type.Integer() }),
-  plan(values) {
+  prepare(values) {
     return {
       price: priceOf({ operation: "watch" }),
       execute: async () => {
@@ -102,7 +102,7 @@ const deleteQuery = defineOperation({
   sideEffects: true,
   params: Type.Object({ id: Type.String({ minLength: 1 }) }),
   response: Type.Object({ deleted: Type.Boolean(), id: Type.String(), credits_charged: Type.Integer() }),
-  plan(params) {
+  prepare(params) {
     return {
       price: priceOf({ operation: "watch" }),
       execute: async () => {

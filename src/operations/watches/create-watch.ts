@@ -34,7 +34,7 @@ export const createWatchOperation = defineOperation({
     ...WATCH_QUERY_FIELDS,
   }),
   response: WatchCreatedSchema,
-  plan(values, caller, deps) {
+  prepare(values, caller, deps) {
     const watches = watchesOf(deps);
     const query = toSavedQuery(values);
     // The query is checked by /stories' own rules now, so a saved watch always runs.

@@ -17,7 +17,7 @@ export const deleteWatchOperation = defineOperation({
   sideEffects: true,
   params: Type.Object({ id: WatchParams.watch_id }),
   response: WatchDeletedSchema,
-  plan(params, caller, deps) {
+  prepare(params, caller, deps) {
     const watches = watchesOf(deps);
     return { price: priceOf({ operation: "watch" }), execute: () => watches.remove(caller, params.id) };
   },

@@ -16,7 +16,7 @@ export const getWatchOperation = defineOperation({
     "One watch without its secret: its query, status, last and next run, watermark and failure counters. Another account's watch is 404 `not_found`, the same as a missing one. 1 credit.",
   params: Type.Object({ id: WatchParams.watch_id }),
   response: WatchSchema,
-  plan(params, caller, deps) {
+  prepare(params, caller, deps) {
     const watches = watchesOf(deps);
     return { price: priceOf({ operation: "watch" }), execute: () => watches.get(caller, params.id) };
   },

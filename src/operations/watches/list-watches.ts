@@ -15,7 +15,7 @@ export const listWatchesOperation = defineOperation({
     "Every watch of the account, whichever key created it, oldest first, without secrets; `count` is how many the account keeps and `limit` the plan's cap. 1 credit.",
   params: Type.Object({}),
   response: WatchListSchema,
-  plan(_params, caller, deps) {
+  prepare(_params, caller, deps) {
     const watches = watchesOf(deps);
     return { price: priceOf({ operation: "watch" }), execute: () => watches.list(caller) };
   },

@@ -22,7 +22,7 @@ export const watchEventsOperation = defineOperation({
     limit: Optional(WatchParams.events_limit),
   }),
   response: WatchEventsSchema,
-  plan(params, caller, deps) {
+  prepare(params, caller, deps) {
     const watches = watchesOf(deps);
     return {
       price: priceOf({ operation: "watch" }),

@@ -4,7 +4,7 @@ import { packSignalClauses, SignalClauses } from "../../schemas/signal-clauses.j
 import type { SavedQuery } from "../../ports/watch-store.js";
 import type { Caller } from "../../services/accounts/account-service.js";
 import { listStoriesOperation } from "../list-stories.js";
-import type { OperationDeps, PlannedCall } from "../operation.js";
+import type { OperationDeps, PreparedCall } from "../operation.js";
 import { validateParams } from "../validate-params.js";
 
 // A watch's query is a /stories query (spec 02, POST /watches): its fields are
@@ -57,9 +57,9 @@ export function planStoriesCall(
   window: RunWindow | undefined,
   caller: Caller,
   deps: OperationDeps,
-): PlannedCall {
+): PreparedCall {
   const raw: Record<string, unknown> = { ...query, sort: "recency" };
   if (window !== undefined) Object.assign(raw, { from: window.from, to: window.to, limit: String(window.limit) });
   const params = validateParams(listStoriesOperation, raw, "query");
-  return listStoriesOperation.plan(params, caller, deps);
+  return listStoriesOperation.prepare(params, caller, deps);
 }
