@@ -1,23 +1,35 @@
-// The layering of src/, checked by `npm test` (npm run depcheck) and proven to
+// The layering of src/, checked by `npm test` (npm run check:layers) and proven to
 // fail on a bad import by test/architecture/dependency-rule.test.ts.
 //
-//   shared <- domain <- {ports, schemas} <- services <- operations <- transport <- {http, mcp}
-//                                                               operations <- jobs
+//   shared <- domain <- {ports, schemas} <- usecases <- app <- http/reply <- {http (REST), http/mcp}
+//                                                       app <- workers
 //
-// Each folder may import only itself and the folders listed for it in LAYERS;
-// type-only imports count like any other. Beside the layers:
+// Each layer may import only itself and the layers listed for it in LAYERS;
+// type-only imports count like any other. What each holds:
 //
+// - domain/: pure types and rules (the Article, plans, prices and billing
+//   rules, the query language, vocabularies). ports/: the interfaces adapters
+//   implement. schemas/: the public contract in TypeBox; use cases name their
+//   responses by it (Static<>), and both doors derive from it.
+// - usecases/: what the product does, by area (search, stories, entities,
+//   aggregate, graph, accounts, watches, ingest, embedding), transport-neutral;
+//   usecases/query-kernel/ is what every area that reads the index shares
+//   (coverage, the plan's window, the query budget).
+// - app/: the metered call. The operations registry (one descriptor per
+//   endpoint), run-operation.ts (key, suspension, validation, price, run,
+//   charge), request parsing into use-case inputs (app/requests/), and the
+//   charged background work (app/watch-runs/: watch runs, webhook deliveries).
+// - workers/: periodic loops a server runs beside HTTP (the watch scheduler,
+//   the embedding follower); they start app/ and usecases/ work on a timer.
+// - http/: the one Fastify server. Its REST door (the files directly in
+//   http/), the MCP door (http/mcp/) and what both share (http/reply/: the
+//   presented key, the JSON error reply and the one error plugin). The doors
+//   never import each other, except the server root, src/http/app.ts, which
+//   mounts the MCP door through its single entry, src/http/mcp/register-mcp.ts.
 // - adapters/ implement ports: they import shared, domain and ports, and are
 //   imported only by the composition root, src/container.ts. Unit tests
 //   (*.test.ts) are their own composition roots and may import adapters too:
 //   tests run on real parts.
-// - schemas/ is the public contract in TypeBox: parameter and response
-//   declarations over domain vocabularies. Services name their responses by it
-//   (Static<>); operations and both doors derive from it.
-// - transport/ is what the two doors share (the presented key, the JSON error
-//   reply), so http/ and mcp/ never import each other. The one exception is the
-//   server root, src/http/app.ts, which builds the one Fastify server and mounts
-//   the MCP door through its single entry, src/mcp/register-mcp.ts.
 // - Adapter folders (src/adapters/<name>/: sqlite, postgres, onnx, gdelt,
 //   webhooks) never import one another: an index or store adapter reaches a
 //   model or a parser through a port the composition root fills. They share
@@ -26,22 +38,37 @@
 // - domain/ is pure: of npm packages and Node built-ins it imports only those
 //   in DOMAIN_PACKAGES, none of which touches a file, a socket or a process.
 // - config/ is read once at start; only entry points import it.
-// - Entry points: container.ts (the composition root), main.ts (serve) and
-//   cli/ (the newsindex command). No layer imports them, so they are not in
-//   LAYERS; only container.ts may import adapters.
+// - Entry points: container.ts (the composition root), serve.ts (the server's
+//   lifecycle) and cli/ (the newsindex command, cli/main.ts). No layer imports
+//   them, so they are not in LAYERS; only container.ts may import adapters.
+
+/** Where each layer's files are: a folder, or for the REST door the files directly in src/http/. */
+const PATHS = {
+  shared: "^src/shared/",
+  domain: "^src/domain/",
+  ports: "^src/ports/",
+  schemas: "^src/schemas/",
+  usecases: "^src/usecases/",
+  app: "^src/app/",
+  workers: "^src/workers/",
+  "http/reply": "^src/http/reply/",
+  http: "^src/http/[^/]+$",
+  "http/mcp": "^src/http/mcp/",
+  adapters: "^src/adapters/",
+  config: "^src/config/",
+};
 
 const LAYERS = {
   shared: [],
   domain: ["shared"],
   ports: ["shared", "domain"],
   schemas: ["shared", "domain"],
-  services: ["shared", "domain", "ports", "schemas"],
-  operations: ["shared", "domain", "ports", "schemas", "services"],
-  transport: ["shared", "domain", "ports", "schemas", "services", "operations"],
-  http: ["shared", "domain", "ports", "schemas", "services", "operations", "transport"],
-  mcp: ["shared", "domain", "ports", "schemas", "services", "operations", "transport"],
-  // Background work (watch runs, webhook deliveries): a watch run is a /stories call, so jobs reuse its operation.
-  jobs: ["shared", "domain", "ports", "schemas", "services", "operations"],
+  usecases: ["shared", "domain", "ports", "schemas"],
+  app: ["shared", "domain", "ports", "schemas", "usecases"],
+  workers: ["shared", "domain", "ports", "schemas", "usecases", "app"],
+  "http/reply": ["shared", "domain", "ports", "schemas", "usecases", "app"],
+  http: ["shared", "domain", "ports", "schemas", "usecases", "app", "http/reply"],
+  "http/mcp": ["shared", "domain", "ports", "schemas", "usecases", "app", "http/reply"],
   adapters: ["shared", "domain", "ports"],
   config: ["shared", "domain"],
 };
@@ -56,17 +83,17 @@ const ADAPTER_SHARED = ["threads"];
 /** Single files allowed one import more than their folder; each says why. */
 const EXCEPTIONS = [
   // The server root mounts the MCP door (see above).
-  { layer: "http", from: "^src/http/app\\.ts$", to: "^src/mcp/register-mcp\\.ts$" },
+  { layer: "http", from: "^src/http/app\\.ts$", to: "^src/http/mcp/register-mcp\\.ts$" },
   // The story clustering thread's entry is that thread's composition root: it
   // wires its own stories.db store to the same StoryClusterer the ingest uses.
   {
     layer: "adapters",
     from: "^src/adapters/sqlite/cluster-worker\\.ts$",
-    to: "^src/services/stories/story-clusterer\\.ts$",
+    to: "^src/usecases/stories/story-clusterer\\.ts$",
   },
 ];
 
-const folder = (name) => `^src/${name}/`;
+const folder = (name) => PATHS[name];
 const either = (patterns) => `(${patterns.join("|")})`;
 
 function layerRule(layer, exception) {
@@ -77,7 +104,7 @@ function layerRule(layer, exception) {
     : { path: folder(layer), ...(exempt.length > 0 ? { pathNot: either(exempt) } : {}) };
   return {
     name: `${layer}-imports-only-${[layer, ...allowed].join("-")}${exception ? "-plus-exception" : ""}`,
-    comment: `src/${layer}/ may import only ${[layer, ...allowed].join(", ")}${exception ? ` (and ${exception.to})` : ""}.`,
+    comment: `${layer} may import only ${[layer, ...allowed].join(", ")}${exception ? ` (and ${exception.to})` : ""}.`,
     severity: "error",
     from,
     to: {

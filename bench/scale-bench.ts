@@ -57,7 +57,7 @@ const ARTICLES = Number(args.articles);
 const MONTHS = Number(args.months);
 const SECONDS = Number(args.seconds);
 const INGEST_ROUNDS = Math.max(1, Number(args["ingest-rounds"]));
-const DATA = new URL("./.data/", import.meta.url).pathname;
+const DATA = new URL(".data/", import.meta.url).pathname;
 const SIDE_BY_SIDE = args["side-by-side"] as string;
 if (!["auto", "on", "off", "only"].includes(SIDE_BY_SIDE)) throw new Error("--side-by-side is auto, on, off or only");
 

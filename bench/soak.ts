@@ -40,7 +40,7 @@ const OUT = args.out ?? new URL("./SOAK-RESULTS.md", import.meta.url).pathname;
 const MINUTES = Number(args.minutes);
 const ARTICLES = Number(args.articles);
 const MONTHS = Number(args.months);
-const DATA = new URL("./.data/", import.meta.url).pathname;
+const DATA = new URL(".data/", import.meta.url).pathname;
 const CONNECTIONS = 32;
 const MAX_OUTSTANDING = 2_000;
 

@@ -13,7 +13,7 @@ import { GkgArticleSource } from "../../src/adapters/gdelt/gkg-source.js";
 import { SqliteIndexBackend } from "../../src/adapters/sqlite/sqlite-index-backend.js";
 import { loadConfig } from "../../src/config/config.js";
 import { createContainer } from "../../src/container.js";
-import { IngestService } from "../../src/services/ingest/ingest-service.js";
+import { IngestService } from "../../src/usecases/ingest/ingest-service.js";
 import { systemClock } from "../../src/shared/clock.js";
 
 export type PassKind = "clustered" | "baseline";

@@ -1,6 +1,6 @@
 import { decodeCursor } from "../../src/domain/browse-cursor.js";
 import type { ArticleQuery } from "../../src/domain/search-query.js";
-import { toSearchRequest, type ListParams } from "../../src/services/search/search-request.js";
+import { toSearchRequest, type ListParams } from "../../src/app/requests/search-params.js";
 
 // The fixed query mix of the scale benchmark, each as an HTTP path and as the
 // ArticleQuery the API hands the index for it (archive plan: no window), so the
@@ -41,7 +41,7 @@ export function pathOf(query: BenchQuery): string {
   return `/search?${new URLSearchParams(query.params).toString()}`;
 }
 
-/** The index query the API runs for these parameters (see services/search/search-articles.ts). */
+/** The index query the API runs for these parameters (see usecases/search/search-articles.ts). */
 export function engineQuery(params: Record<string, string>): ArticleQuery {
   const typed: ListParams = { ...params } as ListParams;
   if (params.offset !== undefined) typed.offset = Number(params.offset);

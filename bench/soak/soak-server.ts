@@ -12,8 +12,8 @@ import { loadConfig } from "../../src/config/config.js";
 import { createContainer } from "../../src/container.js";
 import { buildApp } from "../../src/http/app.js";
 import { closeApp } from "../../src/http/close-app.js";
-import { DOCS_DIR } from "../../src/main.js";
-import { OPERATIONS } from "../../src/operations/registry.js";
+import { DOCS_DIR } from "../../src/serve.js";
+import { OPERATIONS } from "../../src/app/registry.js";
 import { createLogger } from "../../src/shared/logger.js";
 
 export interface ServerSample {

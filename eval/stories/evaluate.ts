@@ -15,7 +15,7 @@ import { GkgArticleSource } from "../../src/adapters/gdelt/gkg-source.js";
 import { SqliteStoryStore } from "../../src/adapters/sqlite/story-store.js";
 import type { ArticleDetail } from "../../src/domain/article.js";
 import { CLUSTERING_VERSION } from "../../src/domain/stories/same-story.js";
-import { StoryClusterer } from "../../src/services/stories/story-clusterer.js";
+import { StoryClusterer } from "../../src/usecases/stories/story-clusterer.js";
 import { PROBES, type Probe } from "./probes.js";
 
 interface Labels {
@@ -35,7 +35,7 @@ interface Counts {
 }
 
 const ROOT = new URL("../../", import.meta.url).pathname;
-const HERE = new URL("./", import.meta.url).pathname;
+const HERE = new URL(".//", import.meta.url).pathname;
 const VERBOSE = process.argv.includes("--verbose");
 const probeArg = process.argv.indexOf("--probe");
 const probeName = probeArg > 0 ? (process.argv[probeArg + 1] ?? "") : undefined;

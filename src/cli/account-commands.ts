@@ -1,5 +1,5 @@
 import { isPlanId, PLAN_IDS, type PlanId } from "../domain/plans.js";
-import type { AccountService } from "../services/accounts/account-service.js";
+import type { AccountService } from "../usecases/accounts/account-service.js";
 import type { CliIo } from "./cli-io.js";
 import { UsageError } from "./usage.js";
 

@@ -32,7 +32,7 @@ export const ConfigSchema = Type.Object({
   webhookTestCaFile: Type.Optional(Type.String({ minLength: 1 })),
   /** A sentence-embedding model directory (adapters/onnx/onnx-embedder.ts); the model shipped in models/ by default. */
   embeddingModelDir: Type.Optional(Type.String({ minLength: 1 })),
-  /** The server embeds what ingest wrote, behind it (services/embedding); off leaves it to `newsindex embed`. */
+  /** The server embeds what ingest wrote, behind it (workers/embedding-follower.ts); off leaves it to `newsindex embed`. */
   embedInServer: Type.Boolean(),
   /**
    * Semantic ranking: a monthly index's nearest-neighbour graph answers when the query's filters can match at least

@@ -104,7 +104,7 @@ export function priceOf(call: PricedCall): Price {
       add("watch operation", 1);
       break;
     // Graph calls (spec 02, "Graph credits"): 1 credit per index query the call issues, counted by the call as it
-    // runs (services/graph/query-ledger.ts): 1 for indexed_through, 1 or 2 to resolve each id, 1 to count neighbours,
+    // runs (usecases/graph/query-ledger.ts): 1 for indexed_through, 1 or 2 to resolve each id, 1 to count neighbours,
     // 2 for each edge that gets evidence; at most 16, and an edge the cap cannot afford goes without evidence.
     case "graph_related":
       // With no spelling in the window the neighbour count is skipped: 2.

@@ -3,10 +3,10 @@ import { Type, type Static, type TSchema } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { PLAN_IDS, PLANS } from "../domain/plans.js";
-import { MAX_GRACE_MINUTES, MAX_TTL_HOURS, type AccountService } from "../services/accounts/account-service.js";
-import type { CreditService } from "../services/accounts/credit-service.js";
+import { MAX_GRACE_MINUTES, MAX_TTL_HOURS, type AccountService } from "../usecases/accounts/account-service.js";
+import type { CreditService } from "../usecases/accounts/credit-service.js";
 import { ApiError } from "../shared/api-error.js";
-import { restBodyTooLarge, sendApiError, useErrorReplies } from "../transport/error-reply.js";
+import { restBodyTooLarge, sendApiError, useErrorReplies } from "./reply/error-reply.js";
 
 // The operator API, for the console: tenants, plans, suspension and keys.
 // Guarded by the operator token (NEWSINDEX_ADMIN_TOKEN) as a Bearer token;

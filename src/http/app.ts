@@ -7,16 +7,16 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from "fastify";
-import type { Operation, OperationDeps } from "../operations/operation.js";
-import { admitFreeRequest, runOperation } from "../operations/run-operation.js";
+import type { Operation, OperationDeps } from "../app/operation.js";
+import { admitFreeRequest, runOperation } from "../app/run-operation.js";
 import { ApiError } from "../shared/api-error.js";
 import type { Logger } from "../shared/logger.js";
-import { presentedKey } from "../transport/api-key.js";
-import { restBodyTooLarge, sendApiError, useErrorReplies } from "../transport/error-reply.js";
+import { presentedKey } from "./reply/api-key.js";
+import { restBodyTooLarge, sendApiError, useErrorReplies } from "./reply/error-reply.js";
 import { registerAdminRoutes } from "./admin-routes.js";
 import { buildOpenApi } from "./openapi.js";
 import { redactedUrl } from "./request-log.js";
-import { registerMcp } from "../mcp/register-mcp.js";
+import { registerMcp } from "./mcp/register-mcp.js";
 import { malformedPath, MAX_HEAD_BYTES, replyClientError, replyRefused, unknownRoute } from "./refusals.js";
 
 // The REST door. Routes are generated from the operations registry and served

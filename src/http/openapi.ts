@@ -1,5 +1,5 @@
 import type { TObject, TSchema } from "@sinclair/typebox";
-import type { Operation } from "../operations/operation.js";
+import type { Operation } from "../app/operation.js";
 import { ErrorBodySchema, EstimateResponseSchema, WatchWebhookSchema } from "../schemas/responses.js";
 import { CONTRACT_VERSION } from "../shared/version.js";
 

@@ -1,13 +1,13 @@
 import { STATUS_CODES } from "node:http";
 import type { Socket } from "node:net";
 import type { FastifyReply, FastifyRequest } from "fastify";
-import type { Operation, OperationDeps } from "../operations/operation.js";
-import { refuseRequest } from "../operations/run-operation.js";
+import type { Operation, OperationDeps } from "../app/operation.js";
+import { refuseRequest } from "../app/run-operation.js";
 import { ApiError } from "../shared/api-error.js";
 import { closestName } from "../shared/closest-name.js";
 import { quoteName } from "../shared/quote.js";
-import { presentedKey } from "../transport/api-key.js";
-import { sendApiError } from "../transport/error-reply.js";
+import { presentedKey } from "./reply/api-key.js";
+import { sendApiError } from "./reply/error-reply.js";
 
 // Requests refused before any operation takes them: a path that names no
 // endpoint, a URL that is not valid percent-encoding, a request head too

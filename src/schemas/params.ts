@@ -346,7 +346,7 @@ export const LIST_PARAMS = {
 
 // --- Watches (spec 02): the fields of a watch's body besides its /stories
 // query, and the parameters of the watch endpoints. The query fields are the
-// /stories declarations themselves (operations/watches/watch-query.ts).
+// /stories declarations themselves (app/operations/watches/watch-query.ts).
 
 export const WatchParams = {
   watch_id: Type.String({ minLength: 1, maxLength: 200, description: "Watch id, as returned in `id`." }),

@@ -36,15 +36,20 @@ describe("the dependency rule", () => {
   it("fails on imports against the layering, naming each one and no other", () => {
     const dir = copyOfSrc();
     const plant = (path: string, code: string): void => writeFileSync(join(dir, "src", path), code);
-    // A domain rule reaching up into operations.
-    plant("domain/planted.ts", 'import { OPERATIONS } from "../operations/registry.js";\nexport const all = OPERATIONS;\n');
-    // A type-only import counts too: a service naming a REST type.
-    plant("services/planted.ts", 'import type { AppOptions } from "../http/app.js";\nexport type Options = AppOptions;\n');
-    // The MCP door importing the REST door instead of transport/.
-    plant("mcp/planted.ts", 'import { buildOpenApi } from "../http/openapi.js";\nexport const doc = buildOpenApi;\n');
+    // A domain rule reaching up into the operations registry.
+    plant("domain/planted.ts", 'import { OPERATIONS } from "../app/registry.js";\nexport const all = OPERATIONS;\n');
+    // A type-only import counts too: a use case naming a REST type.
+    plant("usecases/planted.ts", 'import type { AppOptions } from "../http/app.js";\nexport type Options = AppOptions;\n');
+    // A use case running a metered call: charging is app/'s, above the use cases.
+    plant(
+      "usecases/planted-call.ts",
+      'import { runOperation } from "../app/run-operation.js";\nexport const run = runOperation;\n',
+    );
+    // The MCP door importing the REST door instead of http/reply/.
+    plant("http/mcp/planted.ts", 'import { buildOpenApi } from "../openapi.js";\nexport const doc = buildOpenApi;\n');
     // An adapter outside the composition root.
     plant(
-      "operations/planted.ts",
+      "app/planted.ts",
       'import { SqliteControlStore } from "../adapters/sqlite/control-store.js";\nexport const S = SqliteControlStore;\n',
     );
 
@@ -64,11 +69,12 @@ describe("the dependency rule", () => {
 
     const result = check(dir);
     expect(result.status).not.toBe(0);
-    expect(result.output).toMatch(/domain-imports-only-\S*: src\/domain\/planted\.ts → src\/operations\/registry\.ts/);
-    expect(result.output).toMatch(/services-imports-only-\S*: src\/services\/planted\.ts → src\/http\/app\.ts/);
-    expect(result.output).toMatch(/mcp-imports-only-\S*: src\/mcp\/planted\.ts → src\/http\/openapi\.ts/);
+    expect(result.output).toMatch(/domain-imports-only-\S*: src\/domain\/planted\.ts → src\/app\/registry\.ts/);
+    expect(result.output).toMatch(/usecases-imports-only-\S*: src\/usecases\/planted\.ts → src\/http\/app\.ts/);
+    expect(result.output).toMatch(/usecases-imports-only-\S*: src\/usecases\/planted-call\.ts → src\/app\/run-operation\.ts/);
+    expect(result.output).toMatch(/http\/mcp-imports-only-\S*: src\/http\/mcp\/planted\.ts → src\/http\/openapi\.ts/);
     expect(result.output).toMatch(
-      /adapters-only-in-composition-root: src\/operations\/planted\.ts → src\/adapters\/sqlite\/control-store\.ts/,
+      /adapters-only-in-composition-root: src\/app\/planted\.ts → src\/adapters\/sqlite\/control-store\.ts/,
     );
     expect(result.output).toMatch(
       /adapter-folders-import-no-other-adapter-folder: src\/adapters\/sqlite\/planted\.ts → src\/adapters\/onnx\/onnx-embedder\.ts/,
@@ -78,7 +84,7 @@ describe("the dependency rule", () => {
     expect(result.output).toMatch(
       /adapters-only-in-composition-root: src\/cli\/planted\.ts → src\/adapters\/sqlite\/sqlite-index-backend\.ts/,
     );
-    // Exactly the planted eight: src itself is clean.
-    expect(result.output).toContain("x 8 dependency violations");
+    // Exactly the planted nine: src itself is clean.
+    expect(result.output).toContain("x 9 dependency violations");
   });
 });

@@ -61,7 +61,10 @@ export function describeIndexBackendContract(name: string, create: () => Promise
       expect(near.partitionsUnembedded.length).toBeGreaterThan(0);
       expect([...near.partitionsUnembedded].sort()).toEqual([...near.partitionsRead].sort());
       const sample = articles[42] as ArticleDetail;
-      expect(await fixture.backend.vectorOf(sample.id, "some-model")).toEqual({ status: "unembedded", story_id: sample.story_id });
+      expect(await fixture.backend.vectorOf(sample.id, "some-model")).toEqual({
+        status: "unembedded",
+        story_id: sample.story_id,
+      });
       expect(await fixture.backend.vectorOf("20230702153000-424242", "some-model")).toEqual({ status: "absent" });
     });
 

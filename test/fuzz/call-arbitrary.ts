@@ -1,8 +1,8 @@
 import { Kind, type TSchema } from "@sinclair/typebox";
 import fc from "fast-check";
 import { SIGNAL_NAMES } from "../../src/domain/vocabularies/signals-v1.js";
-import { MCP_PARAMETER_FORMS } from "../../src/mcp/parameter-forms.js";
-import type { Operation } from "../../src/operations/operation.js";
+import { MCP_PARAMETER_FORMS } from "../../src/http/mcp/parameter-forms.js";
+import type { Operation } from "../../src/app/operation.js";
 
 // Calls generated from the parameter registry: for each operation, arguments
 // drawn from its declared parameters (valid values, boundary values, values of
@@ -12,7 +12,7 @@ import type { Operation } from "../../src/operations/operation.js";
 // argument (a string is never given where a number is declared: over MCP the
 // string "5" is refused while `limit=5` is not, by design).
 
-/** A signal clause as MCP sends `signals` (mcp/parameter-forms.ts). */
+/** A signal clause as MCP sends `signals` (src/http/mcp/parameter-forms.ts). */
 export type Clause = { name: string; min?: number; max?: number };
 export type Value = string | number | boolean | Clause[];
 

@@ -1,8 +1,8 @@
 import { ProtocolError } from "@modelcontextprotocol/client";
 import fc from "fast-check";
-import { MCP_PARAMETER_FORMS } from "../../src/mcp/parameter-forms.js";
-import { OPERATIONS } from "../../src/operations/registry.js";
-import type { Caller } from "../../src/services/accounts/account-service.js";
+import { MCP_PARAMETER_FORMS } from "../../src/http/mcp/parameter-forms.js";
+import { OPERATIONS } from "../../src/app/registry.js";
+import type { Caller } from "../../src/usecases/accounts/account-service.js";
 import { ERROR_STATUS, type ErrorCode } from "../../src/shared/api-error.js";
 import { connectClient, type Connected } from "../mcp/mcp-client.js";
 import { TestClock } from "../support/test-clock.js";

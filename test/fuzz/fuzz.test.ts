@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATIONS } from "../../src/operations/registry.js";
+import { OPERATIONS } from "../../src/app/registry.js";
 import { runFuzz, startFuzzTarget, type FuzzTarget } from "./fuzz-harness.js";
 
 // The bounded, seeded fuzz run of `npm test` (`npm run fuzz` runs the long one):

@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormatsModule from "ajv-formats";
-import type { Operation } from "../../src/operations/operation.js";
+import type { Operation } from "../../src/app/operation.js";
 import { json, type TestServer } from "../support/test-server.js";
 
 // The response schemas the server serves (/openapi.json for REST, each tool's

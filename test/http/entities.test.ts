@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectError } from "../support/expect-error.js";
-import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
+import { json, startTestServer, type TestServer } from "../support/test-server.js";
 
 // GET /entities over HTTP on every bundled sample file. The groups below were
 // read by hand from the records (persons and organizations of each article):

@@ -52,11 +52,16 @@ afterAll(async () => {
   await server.close();
 });
 
-async function related(query: string, key?: string): Promise<{ body: Body; charged: number; estimate: { min: number; max: number } }> {
+async function related(
+  query: string,
+  key?: string,
+): Promise<{ body: Body; charged: number; estimate: { min: number; max: number } }> {
   const response = await server.get(`/graph/related?${query}`, key);
   expect(response.status, query).toBe(200);
   const body = await json<Body>(response);
-  const preview = await json<{ credits: { min: number; max: number } }>(await server.get(`/graph/related?${query}&estimate=true`, key));
+  const preview = await json<{ credits: { min: number; max: number } }>(
+    await server.get(`/graph/related?${query}&estimate=true`, key),
+  );
   expect(Number(response.headers.get("x-credits-charged"))).toBe(body.credits_charged);
   return { body, charged: body.credits_charged, estimate: preview.credits };
 }
@@ -161,7 +166,9 @@ describe("GET /graph/related credits: one per index query", () => {
     // A window cutting into a monthly index checks each spelling against it: 2 for the id.
     const windowed = await related(`entity_id=${id("person:joe biden")}&evidence=1&from=2023-07-02&to=2023-07-02`);
     expect(windowed.charged).toBe(1 + 2 + 1 + 2);
-    expect(windowed.body.seed.articles).toBe(sample.count(["person:joe biden"], (a) => (a.published_at ?? "").startsWith("20230702")));
+    expect(windowed.body.seed.articles).toBe(
+      sample.count(["person:joe biden"], (a) => (a.published_at ?? "").startsWith("20230702")),
+    );
   });
 
   it("skips the neighbour count when the id has no spelling in the window: 2 credits", async () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JUDGED_QUERIES } from "../../eval/search/judged-set.js";
 import { semanticText } from "../../src/domain/semantic-query.js";
-import { catchUpEmbeddings } from "../../src/services/embedding/embedding-catch-up.js";
+import { catchUpEmbeddings } from "../../src/usecases/embedding/embedding-catch-up.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 
 // Semantic ranking through each monthly index's nearest-neighbour graph

@@ -1,7 +1,7 @@
 import Database from "better-sqlite3";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { creditPeriod } from "../../src/services/accounts/credit-headers.js";
+import { creditPeriod } from "../../src/usecases/accounts/credit-headers.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 import { TestClock } from "../support/test-clock.js";
 import { connectClient, type Era } from "./mcp-client.js";

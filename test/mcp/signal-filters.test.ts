@@ -19,12 +19,20 @@ afterAll(async () => {
 
 describe("search_news with derived-field filters", () => {
   it("takes `signals` as an array of {name, min, max}, answering as REST does", async () => {
-    const rest = await json<{ total: number }>(await server.get("/search?signals=conflict:2:,anxiety::3&event_type=labor_strike"));
+    const rest = await json<{ total: number }>(
+      await server.get("/search?signals=conflict:2:,anxiety::3&event_type=labor_strike"),
+    );
     const connected = await connectClient(server);
     try {
       const result = await connected.client.callTool({
         name: "search_news",
-        arguments: { signals: [{ name: "conflict", min: 2 }, { name: "anxiety", max: 3 }], event_type: "labor_strike" },
+        arguments: {
+          signals: [
+            { name: "conflict", min: 2 },
+            { name: "anxiety", max: 3 },
+          ],
+          event_type: "labor_strike",
+        },
       });
       expect((result.structuredContent as { total: number }).total).toBe(rest.total);
       const near = await connected.client.callTool({

@@ -1,7 +1,7 @@
 import { ProtocolError, type Client } from "@modelcontextprotocol/client";
 import type { TSchema } from "@sinclair/typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OPERATIONS } from "../../src/operations/registry.js";
+import { OPERATIONS } from "../../src/app/registry.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 import { connectClient, type Connected, type Era } from "./mcp-client.js";
 

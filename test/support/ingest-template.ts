@@ -3,8 +3,8 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, r
 import { join } from "node:path";
 import { loadConfig, type ConfigOverrides } from "../../src/config/config.js";
 import { createContainer } from "../../src/container.js";
-import { catchUpEmbeddings } from "../../src/services/embedding/embedding-catch-up.js";
-import type { IngestSummary } from "../../src/services/ingest/ingest-service.js";
+import { catchUpEmbeddings } from "../../src/usecases/embedding/embedding-catch-up.js";
+import type { IngestSummary } from "../../src/usecases/ingest/ingest-service.js";
 
 // Ingesting the sample is most of a test server's start. The first server of a
 // run to ask for given files ingests them (and embeds them, when asked) into a

@@ -8,11 +8,11 @@ import { createContainer, type Container, type ContainerOptions } from "../../sr
 import type { PlanId } from "../../src/domain/plans.js";
 import { buildApp } from "../../src/http/app.js";
 import { closeApp } from "../../src/http/close-app.js";
-import { DOCS_DIR } from "../../src/main.js";
-import type { Operation } from "../../src/operations/operation.js";
-import { OPERATIONS } from "../../src/operations/registry.js";
-import { catchUpEmbeddings } from "../../src/services/embedding/embedding-catch-up.js";
-import type { IngestSummary } from "../../src/services/ingest/ingest-service.js";
+import { DOCS_DIR } from "../../src/serve.js";
+import type { Operation } from "../../src/app/operation.js";
+import { OPERATIONS } from "../../src/app/registry.js";
+import { catchUpEmbeddings } from "../../src/usecases/embedding/embedding-catch-up.js";
+import type { IngestSummary } from "../../src/usecases/ingest/ingest-service.js";
 import { systemClock, type Clock } from "../../src/shared/clock.js";
 import { createLogger, type Logger } from "../../src/shared/logger.js";
 import { fillFromTemplate, isEmptyDir, templateRoot } from "./ingest-template.js";

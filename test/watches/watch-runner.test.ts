@@ -2,7 +2,7 @@ import { copyFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { WatchRunner } from "../../src/jobs/watch-runner.js";
+import type { WatchRunner } from "../../src/app/watch-runs/watch-runner.js";
 import { TestClock } from "../support/test-clock.js";
 import { json, startTestServer, type TestServer } from "../support/test-server.js";
 import { CHILLIES_ID, CHILLIES_Q, createWatch, eventsOf, reportsOf, writeReports } from "./watch-fixtures.js";

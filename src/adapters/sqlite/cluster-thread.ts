@@ -3,7 +3,7 @@ import { besideModule, WorkerRpc } from "../threads/worker-rpc.js";
 import type { ClusterRequest, ClusterThreadData } from "./cluster-worker.js";
 
 // The story clustering thread, seen from the ingest thread
-// (services/stories/story-clusterer.ts ClusteringThread): it opens the same
+// (usecases/stories/story-clusterer.ts ClusteringThread): it opens the same
 // stories.db and clusters each batch it is sent, in order (cluster-worker.ts).
 
 export class SqliteClusteringThread {

@@ -1,5 +1,5 @@
 import type { StoryFeatures } from "../../domain/stories/story-features.js";
-import { StoryClusterer } from "../../services/stories/story-clusterer.js";
+import { StoryClusterer } from "../../usecases/stories/story-clusterer.js";
 import { serveRequests, threadData } from "../threads/worker-rpc.js";
 import { SqliteStoryStore } from "./story-store.js";
 

@@ -88,7 +88,8 @@ export function aggregatePart(
   const rows = partition.statements
     .get(`SELECT ${bucket.sql} AS bucket, ${columns.join(", ")} FROM (${matches}) GROUP BY 1`)
     .all(params) as AggregatePartRow[];
-  if (metrics.signals !== undefined && metrics.signals.length > 0) addSignalValues(partition, search, interval, metrics.signals, rows);
+  if (metrics.signals !== undefined && metrics.signals.length > 0)
+    addSignalValues(partition, search, interval, metrics.signals, rows);
   return rows.map((row) => ({ ...row, bucket: row.bucket === "" ? "" : `${row.bucket}${bucket.pad}` }));
 }
 

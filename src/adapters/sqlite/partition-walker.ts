@@ -7,7 +7,7 @@ import { NOT_STARTED, type Lane, type ReadPool } from "./read-pool.js";
 // happened to each is recorded here and nowhere else. An index not started
 // within the query's budget is left unread; one whose scan stopped at the
 // budget gave part of its matches; one that could not be read is unreadable.
-// Each of those makes the answer partial (services/search/coverage.ts).
+// Each of those makes the answer partial (usecases/query-kernel/coverage.ts).
 
 export interface Walk {
   /** Indexes read in full, newest first. */

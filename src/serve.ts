@@ -1,0 +1,69 @@
+import type { FastifyInstance } from "fastify";
+import type { Config } from "./config/config.js";
+import type { Container } from "./container.js";
+import { buildApp } from "./http/app.js";
+import { closeApp } from "./http/close-app.js";
+import { OPERATIONS } from "./app/registry.js";
+import { startWatchScheduler } from "./workers/watch-scheduler.js";
+import { EmbeddingFollower } from "./workers/embedding-follower.js";
+import type { Logger } from "./shared/logger.js";
+
+/** Folder of the public docs, relative to this module in both src/ and dist/. */
+export const DOCS_DIR = new URL("../docs/", import.meta.url).pathname;
+
+/** How long a shutdown waits for open connections before cutting them. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+/** How often a running server looks for credit holds a crashed replica left on the shared store. */
+const ABANDONED_HOLDS_EVERY_MS = 60_000;
+
+/** A listening server: `stop` closes it and everything it runs, as a signal does, without ending the process. */
+export interface Served {
+  app: FastifyInstance;
+  stop(): Promise<void>;
+}
+
+/** Builds the HTTP app on a container and starts listening; closes everything and exits on SIGINT/SIGTERM. */
+export async function serve(container: Container, config: Config, logger: Logger): Promise<Served> {
+  const app = await buildApp({
+    operations: OPERATIONS,
+    deps: container,
+    logger,
+    docsDir: DOCS_DIR,
+    adminToken: config.adminToken,
+  });
+  // Holds a crashed process left (calls it never answered) are given back before this one answers: never charged.
+  await releaseAbandonedHolds(container, logger);
+  const sweeper = setInterval(() => void releaseAbandonedHolds(container, logger), ABANDONED_HOLDS_EVERY_MS).unref();
+  await app.listen({ host: config.host, port: config.port });
+  // Due watches and webhook deliveries, beside the HTTP server; every replica runs it (leases keep runs single).
+  const scheduler = container.watchJobs && startWatchScheduler(container.watchJobs, logger);
+  // Embedding follows ingest on a thread of its own, so semantic search catches up behind keyword search.
+  const follower = config.embedInServer ? new EmbeddingFollower(container.embeddingStage(), logger) : undefined;
+  follower?.start();
+  const stop = async (): Promise<void> => {
+    process.off("SIGINT", shutdown);
+    process.off("SIGTERM", shutdown);
+    clearInterval(sweeper);
+    await closeApp(app, SHUTDOWN_GRACE_MS);
+    await scheduler?.stop();
+    await follower?.stop();
+    await container.close();
+  };
+  function shutdown(signal: string): void {
+    logger.info({ signal }, "shutting down");
+    void stop().finally(() => process.exit(0));
+  }
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+  return { app, stop };
+}
+
+async function releaseAbandonedHolds(container: Container, logger: Logger): Promise<void> {
+  try {
+    const released = await container.credits.releaseAbandonedHolds();
+    if (released > 0) logger.info({ released }, "released credit holds of calls a stopped process never answered");
+  } catch (error) {
+    logger.warn({ err: error }, "could not release abandoned credit holds");
+  }
+}
