@@ -26,8 +26,13 @@ export function buildOpenApi(operations: readonly Operation[]): JsonObject {
     components[responseName] = op.response;
     const responses: JsonObject = {
       [String(op.status)]: {
-        description: op.status === 201 ? "Created" : "OK",
-        content: { "application/json": { schema: { $ref: `#/components/schemas/${responseName}` } } },
+        description:
+          op.stream === "ndjson" ? "OK: one JSON value per line, each line one ExportLine" : op.status === 201 ? "Created" : "OK",
+        content: {
+          [op.stream === "ndjson" ? "application/x-ndjson" : "application/json"]: {
+            schema: { $ref: `#/components/schemas/${responseName}` },
+          },
+        },
       },
     };
     if (op.pathParams.length > 0)
@@ -44,7 +49,7 @@ export function buildOpenApi(operations: readonly Operation[]): JsonObject {
         operationId: op.name,
         summary: op.summary,
         description: op.description,
-        "x-mcp-tool": op.tool,
+        ...(op.tool !== undefined && op.stream === undefined ? { "x-mcp-tool": op.tool } : {}),
         parameters: parametersOf(op),
         ...(op.body ? { requestBody: requestBodyOf(op.body) } : {}),
         responses,

@@ -1,4 +1,5 @@
 import { aggregateOperation } from "./aggregate.js";
+import { exportOperation } from "./export.js";
 import { getAccountOperation } from "./get-account.js";
 import { graphExposuresOperation } from "./graph-exposures.js";
 import { graphNetworkOperation } from "./graph-network.js";
@@ -40,4 +41,5 @@ export const OPERATIONS: readonly Operation[] = [
   graphNetworkOperation,
   graphExposuresOperation,
   similarOperation,
+  exportOperation,
 ];

@@ -35,7 +35,7 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
   let hold: Hold | undefined;
   try {
     const params = validateParams(operation, input.params, input.form);
-    planned = operation.plan({ ...params, ...validateBody(operation, input.body) }, caller, deps);
+    planned = await operation.plan({ ...params, ...validateBody(operation, input.body) }, caller, deps);
     const maxCredits = params.max_credits as number | undefined;
     if (maxCredits !== undefined && planned.price.max > maxCredits) {
       throw new ApiError(

@@ -1,6 +1,7 @@
 import { ProtocolError } from "@modelcontextprotocol/client";
 import fc from "fast-check";
 import { MCP_PARAMETER_FORMS } from "../../src/mcp/parameter-forms.js";
+import { toolOperations } from "../../src/operations/operation.js";
 import { OPERATIONS } from "../../src/operations/registry.js";
 import type { Caller } from "../../src/services/accounts/account-service.js";
 import { ERROR_STATUS, type ErrorCode } from "../../src/shared/api-error.js";
@@ -93,7 +94,7 @@ export async function runFuzz(
 ): Promise<FuzzStats> {
   const stats: FuzzStats = { cases: 0, requests: 0, byStatus: {}, byOperation: {} };
   await fc.assert(
-    fc.asyncProperty(callArbitrary(OPERATIONS, target.pool), async (call) => {
+    fc.asyncProperty(callArbitrary(toolOperations(OPERATIONS), target.pool), async (call) => {
       // The SDK client keeps a listener per call on its connection's signal; a fresh client every so often keeps long runs flat.
       if (stats.cases > 0 && stats.cases % CALLS_PER_CLIENT === 0) await target.reconnect();
       await checkCall(target, call, stats);
@@ -194,7 +195,10 @@ async function viaRest(target: FuzzTarget, call: Call): Promise<Outcome> {
 
 async function viaMcp(target: FuzzTarget, call: Call): Promise<Outcome> {
   try {
-    const result = await target.mcp.client.callTool({ name: call.operation.tool, arguments: call.args as Record<string, Value> });
+    const result = await target.mcp.client.callTool({
+      name: call.operation.tool ?? call.operation.name,
+      arguments: call.args as Record<string, Value>,
+    });
     if (result.isError !== true) return { status: 200 };
     const body = (result.structuredContent ?? {}) as Record<string, unknown>;
     const code = typeof body.code === "string" ? body.code : undefined;

@@ -61,5 +61,8 @@ export function planStoriesCall(
   const raw: Record<string, unknown> = { ...query, sort: "recency" };
   if (window !== undefined) Object.assign(raw, { from: window.from, to: window.to, limit: String(window.limit) });
   const params = validateParams(listStoriesOperation, raw, "query");
-  return listStoriesOperation.plan(params, caller, deps);
+  const planned = listStoriesOperation.plan(params, caller, deps);
+  // /stories is priced without reading the index (only an export's price is a count), so its plan is synchronous.
+  if (planned instanceof Promise) throw new Error("a /stories call is priced without reading the index");
+  return planned;
 }
