@@ -14,6 +14,7 @@ import { replayClock, systemClock, type Clock } from "../shared/clock.js";
 import { parseStamp } from "../shared/timestamps.js";
 import { createLogger } from "../shared/logger.js";
 import { keysCommand, tenantsCommand } from "./account-commands.js";
+import { exportCommand } from "./export-command.js";
 import { USAGE, UsageError } from "./usage.js";
 
 // newsindex ingest | embed | serve | start | keys — the command-line contract.
@@ -23,6 +24,8 @@ const SAMPLE_DIR = new URL("../../data/gkg/", import.meta.url).pathname;
 
 async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
+  // Its options are the API's parameters, parsed by the command itself.
+  if (command === "export") return exportCommand(rest);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,

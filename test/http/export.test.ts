@@ -1,10 +1,12 @@
 import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { realRows, tieGroup, writeGkgFile } from "../support/gkg-fixtures.js";
+import { CLI, ROOT } from "../support/cli-process.js";
 import { TestClock } from "../support/test-clock.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 
@@ -143,6 +145,9 @@ describe("GET /export", () => {
       ["id", "language", "published_at", "source", "story_id", "title", "url"].sort(),
     );
     expect(compact.articles.map((a) => a.id)).toEqual(out.articles.map((a) => a.id));
+    // Line for line what a newest-first browse returns, field for field.
+    const browse = await json<{ results: unknown[] }>(await server.get("/search?source_type=web&limit=50"));
+    expect((await exportOf(server, "source_type=web")).articles.slice(0, 50)).toEqual(browse.results);
   });
 
   it("charges 1 credit per 1,000 rows started, in the headers sent before the first line and in the manifest", async () => {
@@ -245,6 +250,42 @@ describe("GET /export", () => {
     expect(Object.keys(openapi.paths["/export"]?.get?.responses["200"]?.content ?? {})).toEqual(["application/x-ndjson"]);
     expect(await (await server.get("/docs/completeness.md", null)).text()).toContain("/export");
     expect(await (await server.get("/docs/mcp.md")).text()).toContain("/export");
+  });
+});
+
+describe("newsindex export", () => {
+  function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
+    const result = spawnSync(process.execPath, [...CLI, "export", "--data-dir", server.dataDir, ...args], {
+      cwd: ROOT,
+      env: { ...process.env, LOG_LEVEL: "silent", NEWSINDEX_EMBED_IN_SERVER: "off" },
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
+    return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+  }
+
+  it("writes the lines GET /export sends to stdout, with the same manifest bar the charge", { timeout: 120_000 }, async () => {
+    const http = await exportOf(server, "language=eng&q=police");
+    const run = cli(["--language", "eng", "--q=police"]);
+    expect(run.status, run.stderr).toBe(0);
+    const lines = run.stdout.split("\n");
+    expect(lines.pop()).toBe("");
+    const manifest = (JSON.parse(lines.pop() as string) as { manifest: Manifest }).manifest;
+    expect(lines.map((line) => line + "\n")).toEqual(http.lines);
+    expect(manifest).toMatchObject({ count: http.manifest.count, total: http.manifest.total, sha256: http.manifest.sha256 });
+    expect(manifest.credits_charged).toBe(0);
+    expect(run.stderr).toContain(`exported ${http.manifest.count} of ${http.manifest.count} articles`);
+    // Resumed after the 3rd line: the rest.
+    const third = http.articles[2]?.id as string;
+    const rest = cli(["--language", "eng", "--q", "police", "--resume-after", third]);
+    expect(rest.stdout.split("\n").slice(0, -2)).toEqual(http.lines.slice(3).map((line) => line.slice(0, -1)));
+  });
+
+  it("refuses a parameter GET /export does not take, naming it, and writes nothing", { timeout: 120_000 }, () => {
+    const run = cli(["--langauge", "eng"]);
+    expect(run.status).not.toBe(0);
+    expect(run.stdout).toBe("");
+    expect(run.stderr).toContain("language");
   });
 });
 
