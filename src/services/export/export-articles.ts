@@ -40,7 +40,7 @@ export interface PreparedExport {
    * rows the stream did not send when it ends short (a client gone, an index failing): each response pays for
    * the thousands of rows it started.
    */
-  lines(charged: number, refund: (credits: number) => Promise<void>): AsyncGenerator<string>;
+  lines(charged: number, refund: (credits: number) => Promise<void>): AsyncIterableIterator<string>;
   /** Releases the walk when the stream is never read (a preview, a refusal). */
   close(): Promise<void>;
 }
@@ -81,8 +81,9 @@ export async function prepareExport(
   return {
     rows,
     entityCredits: resolution?.credits ?? 0,
-    lines: (charged, refund) =>
-      streamLines(walk, {
+    lines: (charged, refund) => {
+      const progress: Progress = { sent: 0, settled: false };
+      const lines = streamLines(walk, progress, {
         request,
         after,
         rows,
@@ -93,7 +94,16 @@ export async function prepareExport(
         resolution,
         charged,
         refund,
-      }),
+      });
+      return abandonable(lines, async () => {
+        // Abandoned before its manifest (the client went away, even before the first line): the rows never
+        // started are not charged.
+        await walk.close();
+        if (progress.settled || progress.sent >= rows) return;
+        progress.settled = true;
+        await refund(exportRowCredits(rows) - exportRowCredits(progress.sent)).catch(() => undefined);
+      });
+    },
     close: () => walk.close(),
   };
 }
@@ -111,7 +121,39 @@ interface StreamContext {
   refund(credits: number): Promise<void>;
 }
 
-async function* streamLines(walk: ExportWalk, context: StreamContext): AsyncGenerator<string> {
+/** How far a stream got: rows written, and whether its charge is final (the manifest was made). */
+interface Progress {
+  sent: number;
+  settled: boolean;
+}
+
+/**
+ * The lines, and `abandon` when the reader stops early. A generator that never started skips its `finally`
+ * when returned, so the reader's return is caught here instead.
+ */
+function abandonable(lines: AsyncGenerator<string>, abandon: () => Promise<void>): AsyncIterableIterator<string> {
+  let over = false;
+  return {
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+    async next() {
+      const result = await lines.next();
+      if (result.done === true) over = true;
+      return result;
+    },
+    async return() {
+      if (!over) {
+        over = true;
+        await lines.return(undefined);
+        await abandon();
+      }
+      return { done: true, value: undefined };
+    },
+  };
+}
+
+async function* streamLines(walk: ExportWalk, progress: Progress, context: StreamContext): AsyncGenerator<string> {
   const { request, after, rows } = context;
   const hash = createHash("sha256");
   let sent = 0;
@@ -122,7 +164,6 @@ async function* streamLines(walk: ExportWalk, context: StreamContext): AsyncGene
   let served = after ? (walk.count.largeTieGroups.find((g) => g.published_at === after.published_at)?.sent ?? 0) : 0;
   let failedMidway: PartitionFailure[] = [];
   let more = false;
-  let settled = false;
   try {
     for (;;) {
       const batch = await walk.next(start, Math.min(BATCH, Math.max(1, rows - sent)));
@@ -153,6 +194,7 @@ async function* streamLines(walk: ExportWalk, context: StreamContext): AsyncGene
         hash.update(line);
         chunk += line;
         sent++;
+        progress.sent = sent;
         last = row.id;
         start = row;
       }
@@ -161,7 +203,7 @@ async function* streamLines(walk: ExportWalk, context: StreamContext): AsyncGene
     }
     const short = failedMidway.length > 0 || sent < rows;
     const refunded = short ? exportRowCredits(rows) - exportRowCredits(sent) : 0;
-    settled = true;
+    progress.settled = true;
     if (refunded > 0) await context.refund(refunded);
     const failed = mergeFailures(context.failed, failedMidway);
     const state = completeness(failed, context.read);
@@ -185,11 +227,6 @@ async function* streamLines(walk: ExportWalk, context: StreamContext): AsyncGene
     yield JSON.stringify({ manifest }) + "\n";
   } finally {
     await walk.close();
-    // A stream abandoned before its manifest (the client went away): the rows never started are not charged.
-    if (!settled && sent < rows) {
-      const refund = exportRowCredits(rows) - exportRowCredits(sent);
-      if (refund > 0) await context.refund(refund).catch(() => undefined);
-    }
   }
 }
 
