@@ -32,7 +32,10 @@ export type CreditMeter = Meter;
 /** A validated call, priced before any work, ready to run. */
 export interface PreparedCall {
   price: Price;
-  /** Runs the call; the body it returns gets `credits_charged` from the runner. */
+  /**
+   * Runs the call; the body it returns gets `credits_charged` from the runner. A streamed operation's body is a
+   * StreamedBody: what it took is settled before the stream is read, so the credit headers go with the response's.
+   */
   execute(meter: CreditMeter): Promise<object>;
   /** Fields an `estimate=true` preview adds for this call (POST /watches: what its runs will cost). */
   preview?: Record<string, unknown>;
@@ -42,11 +45,22 @@ export interface PreparedCall {
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
+/** The body of a streamed operation (`stream` below): its lines, read once, as the client takes them. */
+export interface StreamedBody {
+  lines: AsyncIterable<string>;
+}
+
+export function isStreamedBody(body: object): body is StreamedBody {
+  return "lines" in body && typeof (body as { lines?: unknown }).lines === "object";
+}
+
 export interface Operation {
   /** Internal name, also the OpenAPI operationId. */
   name: string;
-  /** MCP tool name (spec's tool list). */
-  tool: string;
+  /** MCP tool name (spec's tool list); undefined for an operation that is not a tool (a streamed one). */
+  tool: string | undefined;
+  /** The response is a stream of lines in this format rather than one JSON body; never an MCP tool. */
+  stream?: "ndjson";
   method: HttpMethod;
   /** REST path, OpenAPI style: `/doc/{id}`. */
   path: string;
@@ -65,8 +79,11 @@ export interface Operation {
   /** Free calls (price 0) use a message token instead of credits; they take `estimate`/`max_credits` too and preview at 0. */
   free: boolean;
   response: TSchema;
-  /** Cross-field rules and normalisation (400s), then the price; no index work. Gets parameters and body fields together. */
-  prepare(params: Record<string, unknown>, caller: Caller, deps: OperationDeps): PreparedCall;
+  /**
+   * Cross-field rules and normalisation (400s), then the price. Gets parameters and body fields together. No index
+   * work, except where the price is a count the index must give (an export): then only what pricing needs.
+   */
+  prepare(params: Record<string, unknown>, caller: Caller, deps: OperationDeps): PreparedCall | Promise<PreparedCall>;
 }
 
 /**
@@ -82,7 +99,7 @@ export function defineOperation<S extends TObject, B extends TObject = TObject<{
     free?: boolean;
     sideEffects?: boolean;
     status?: 200 | 201;
-    prepare(params: Static<S> & Static<B>, caller: Caller, deps: OperationDeps): PreparedCall;
+    prepare(params: Static<S> & Static<B>, caller: Caller, deps: OperationDeps): PreparedCall | Promise<PreparedCall>;
   },
 ): Operation {
   const free = operation.free ?? false;
@@ -104,6 +121,11 @@ export function defineOperation<S extends TObject, B extends TObject = TObject<{
     sideEffects,
     status: operation.status ?? 200,
   };
+}
+
+/** The operations served as MCP tools: a tool result is one JSON value, never a stream. */
+export function toolOperations(operations: readonly Operation[]): Array<Operation & { tool: string }> {
+  return operations.filter((op): op is Operation & { tool: string } => op.tool !== undefined && op.stream === undefined);
 }
 
 /** Mistakes a declaration can make, refused when the registry loads rather than found by a client. */

@@ -1,4 +1,5 @@
 import { aggregateOperation } from "./operations/aggregate.js";
+import { exportOperation } from "./operations/export.js";
 import { getAccountOperation } from "./operations/get-account.js";
 import { graphExposuresOperation } from "./operations/graph-exposures.js";
 import { graphNetworkOperation } from "./operations/graph-network.js";
@@ -40,4 +41,5 @@ export const OPERATIONS: readonly Operation[] = [
   graphNetworkOperation,
   graphExposuresOperation,
   similarOperation,
+  exportOperation,
 ];

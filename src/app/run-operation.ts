@@ -36,7 +36,7 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
   let prepared: PreparedCall;
   try {
     const params = validateParams(operation, input.params, input.form, input.served);
-    prepared = operation.prepare({ ...params, ...validateBody(operation, input.body, input.served) }, caller, deps);
+    prepared = await operation.prepare({ ...params, ...validateBody(operation, input.body, input.served) }, caller, deps);
     const maxCredits = params.max_credits as number | undefined;
     const overBudget =
       maxCredits !== undefined && prepared.price.max > maxCredits ? budgetRefusal(prepared, maxCredits) : undefined;

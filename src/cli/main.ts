@@ -16,6 +16,7 @@ import { parseStamp } from "../shared/timestamps.js";
 import { createLogger } from "../shared/logger.js";
 import { keysCommand, tenantsCommand } from "./account-commands.js";
 import { PROCESS_IO, type CliIo } from "./cli-io.js";
+import { exportCommand } from "./export-command.js";
 import { USAGE, UsageError } from "./usage.js";
 
 // newsindex ingest | embed | serve | start | keys — the command-line contract.
@@ -43,6 +44,8 @@ export async function run(argv: string[], io: CliIo = PROCESS_IO): Promise<numbe
 
 async function dispatch(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
+  // Its options are the API's parameters, parsed by the command itself.
+  if (command === "export") return exportCommand(rest);
   const { values, positionals } = parseArgs({
     args: rest,
     allowPositionals: true,

@@ -12,6 +12,10 @@ export const USAGE = `Usage:
                    from their stored articles, N (default 1000) per transaction; resumes where a killed run
                    stopped; the server keeps answering meanwhile
 
+  newsindex export [--data-dir DIR] [--q WORDS] [--FILTER VALUE ...] [--view compact] [--resume-after ID] > FILE
+                   every matching article as NDJSON, then a manifest line (GET /export's lines, not charged);
+                   filters are GET /export's parameters; a progress bar on stderr
+
   newsindex tenants create NAME --plan PLAN [--json]        PLAN: ${PLAN_IDS.join(", ")}
   newsindex tenants list [--json]
   newsindex tenants set-plan NAME PLAN

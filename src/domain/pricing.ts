@@ -50,7 +50,15 @@ export type PricedCall =
   | { operation: "graph_path"; maxHops: 1 | 2; evidence: number }
   | { operation: "graph_network"; evidence: number; compare: boolean }
   | { operation: "graph_exposures"; entities: number }
+  | { operation: "export"; rows: number; entityCredits: number }
   | { operation: "free" };
+
+/** An export's price: 1 credit per 1,000 rows started, and 1 for an export with no rows (its count ran). */
+export const EXPORT_ROWS_PER_CREDIT = 1000;
+
+export function exportRowCredits(rows: number): number {
+  return Math.max(1, Math.ceil(rows / EXPORT_ROWS_PER_CREDIT));
+}
 
 const RANKING: Record<RankingMode | "recent", number> = { recent: 1, keyword: 1, semantic: 2, hybrid: 3 };
 
@@ -124,6 +132,11 @@ export function priceOf(call: PricedCall): Price {
       // indexed_through, 1 or 2 per id, then the shared articles and their stories and sources (skipped when an id
       // has no spelling in the window).
       addGraph(add, 1 + call.entities, 3 + 2 * call.entities);
+      break;
+    case "export":
+      // Exact before streaming: the rows are counted, and each entity_id was resolved, when the call was priced.
+      add(`export of ${call.rows} rows`, exportRowCredits(call.rows));
+      if (call.entityCredits > 0) add("resolving entity_id", call.entityCredits);
       break;
     case "free":
       break;

@@ -7,7 +7,8 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from "fastify";
-import type { Operation, OperationDeps } from "../app/operation.js";
+import { Readable } from "node:stream";
+import { isStreamedBody, type Operation, type OperationDeps } from "../app/operation.js";
 import { admitFreeRequest, runOperation } from "../app/run-operation.js";
 import { ApiError } from "../shared/api-error.js";
 import type { Logger } from "../shared/logger.js";
@@ -123,6 +124,10 @@ async function handle(
     deps,
   );
   if (!outcome.ok) return sendApiError(reply, outcome.error, outcome.headers);
+  if (isStreamedBody(outcome.body)) {
+    // Charged before the first line (the headers carry it); the stream is read as the client takes it.
+    return reply.status(200).headers(outcome.headers).type("application/x-ndjson").send(Readable.from(outcome.body.lines));
+  }
   // A preview (estimate=true) creates nothing: 200 even where the call itself answers 201.
   const status = outcome.body.estimate === true ? 200 : operation.status;
   return reply.status(status).headers(outcome.headers).type("application/json; charset=utf-8").send(outcome.body);

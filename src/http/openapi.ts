@@ -34,20 +34,27 @@ export function buildOpenApi(operations: readonly Operation[]): JsonObject {
     const preview = { $ref: "#/components/schemas/EstimateResponse" };
     // Every operation answers estimate=true with the price preview, at 200 (a preview creates nothing).
     const responses: JsonObject =
-      op.status === 200
+      op.stream === "ndjson"
         ? {
             "200": {
-              description: `OK: the result, or with \`estimate=true\` the price preview (${PREVIEW_NOTE}).`,
-              content: { "application/json": { schema: { oneOf: [result, preview] } } },
+              description: `OK: one JSON value per line, each line one ExportLine; with \`estimate=true\` the price preview as JSON (${PREVIEW_NOTE}).`,
+              content: { "application/x-ndjson": { schema: result }, "application/json": { schema: preview } },
             },
           }
-        : {
-            [String(op.status)]: { description: "Created", content: { "application/json": { schema: result } } },
-            "200": {
-              description: `With \`estimate=true\`: the price preview (${PREVIEW_NOTE}); nothing is created.`,
-              content: { "application/json": { schema: preview } },
-            },
-          };
+        : op.status === 200
+          ? {
+              "200": {
+                description: `OK: the result, or with \`estimate=true\` the price preview (${PREVIEW_NOTE}).`,
+                content: { "application/json": { schema: { oneOf: [result, preview] } } },
+              },
+            }
+          : {
+              [String(op.status)]: { description: "Created", content: { "application/json": { schema: result } } },
+              "200": {
+                description: `With \`estimate=true\`: the price preview (${PREVIEW_NOTE}); nothing is created.`,
+                content: { "application/json": { schema: preview } },
+              },
+            };
     if (op.pathParams.length > 0)
       responses["404"] = {
         description: "`not_found`: the id does not exist. Safe to cache. An id outside the plan's reach or the window is 400.",
@@ -62,7 +69,7 @@ export function buildOpenApi(operations: readonly Operation[]): JsonObject {
         operationId: op.name,
         summary: op.summary,
         description: op.description,
-        "x-mcp-tool": op.tool,
+        ...(op.tool !== undefined && op.stream === undefined ? { "x-mcp-tool": op.tool } : {}),
         parameters: parametersOf(op),
         ...(op.body ? { requestBody: requestBodyOf(op.body) } : {}),
         responses,

@@ -1,4 +1,5 @@
 import type { ArticleDetail } from "../domain/article.js";
+import type { ArticleExporter } from "./article-export.js";
 import type { CursorPosition } from "../domain/browse-cursor.js";
 import type { Interval } from "../domain/aggregate/buckets.js";
 import type { EntityType } from "../domain/entities/entity-key.js";
@@ -199,7 +200,7 @@ export type VectorLookup =
   | { status: "absent" }
   | { status: "unavailable"; reason: string };
 
-export interface IndexBackend {
+export interface IndexBackend extends ArticleExporter {
   /** Stores articles, idempotent by id: an id already present is left unchanged. */
   write(articles: readonly ArticleDetail[]): Promise<WriteResult>;
   search(query: ArticleQuery): Promise<SearchResult>;

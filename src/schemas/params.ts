@@ -172,6 +172,12 @@ export const Params = {
     default: "full",
   }),
   article_id: Type.String({ minLength: 1, maxLength: 200, description: "Article id, as returned in `id`." }),
+  resume_after: Type.String({
+    minLength: 1,
+    maxLength: 200,
+    description:
+      "GET /export: the `id` of the last article line received; the export continues right after it. Repeat the same filters and window.",
+  }),
   story_key: Type.String({
     minLength: 1,
     maxLength: 200,

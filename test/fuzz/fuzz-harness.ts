@@ -1,6 +1,7 @@
 import { ProtocolError } from "@modelcontextprotocol/client";
 import fc from "fast-check";
 import { MCP_PARAMETER_FORMS } from "../../src/http/mcp/parameter-forms.js";
+import { toolOperations } from "../../src/app/operation.js";
 import { OPERATIONS } from "../../src/app/registry.js";
 import type { Caller } from "../../src/usecases/accounts/account-service.js";
 import { ERROR_STATUS, type ErrorCode } from "../../src/shared/api-error.js";
@@ -101,7 +102,7 @@ export async function runFuzz(
   const stats: FuzzStats = { cases: 0, requests: 0, byStatus: {}, byOperation: {} };
   target.schemas ??= await ServedSchemas.load(target.server);
   await fc.assert(
-    fc.asyncProperty(callArbitrary(OPERATIONS, target.pool), async (call) => {
+    fc.asyncProperty(callArbitrary(toolOperations(OPERATIONS), target.pool), async (call) => {
       // The SDK client keeps a listener per call on its connection's signal; a fresh client every so often keeps long runs flat.
       if (stats.cases > 0 && stats.cases % CALLS_PER_CLIENT === 0) await target.reconnect();
       await checkCall(target, call, stats);
@@ -213,9 +214,10 @@ async function viaRest(target: FuzzTarget, call: Call): Promise<Outcome> {
 
 async function viaMcp(target: FuzzTarget, call: Call): Promise<Outcome> {
   try {
-    const result = await target.mcp.client.callTool({ name: call.operation.tool, arguments: call.args as Record<string, Value> });
+    const tool = call.operation.tool ?? call.operation.name;
+    const result = await target.mcp.client.callTool({ name: tool, arguments: call.args as Record<string, Value> });
     if (result.isError !== true) {
-      const schemaProblem = schemasOf(target).toolProblem(call.operation.tool, result.structuredContent);
+      const schemaProblem = schemasOf(target).toolProblem(tool, result.structuredContent);
       return schemaProblem === undefined ? { status: 200 } : { status: 200, schemaProblem };
     }
     const body = (result.structuredContent ?? {}) as Record<string, unknown>;

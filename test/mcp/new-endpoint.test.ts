@@ -4,7 +4,7 @@ import Database from "better-sqlite3";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { priceOf } from "../../src/domain/pricing.js";
-import { defineOperation } from "../../src/app/operation.js";
+import { defineOperation, toolOperations } from "../../src/app/operation.js";
 import { OPERATIONS } from "../../src/app/registry.js";
 import { jsonBody, STORY_QUERY } from "../../src/schemas/params.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
@@ -134,7 +134,7 @@ describe("an endpoint declared once", () => {
     expect((await json<{ signals: string }>(await server.get("/echo-signals?signals=tone:1:2"))).signals).toBe("tone:1:2");
     const { tools } = await connected.client.listTools();
     expect(tools.map((t) => t.name)).toEqual([
-      ...OPERATIONS.map((o) => o.tool),
+      ...toolOperations(OPERATIONS).map((o) => o.tool),
       "echo_signals",
       "failing_tool",
       "save_query",

@@ -1,6 +1,7 @@
 import { ProtocolError, type Client } from "@modelcontextprotocol/client";
 import type { TSchema } from "@sinclair/typebox";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { toolOperations } from "../../src/app/operation.js";
 import { OPERATIONS } from "../../src/app/registry.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 import { connectClient, type Connected, type Era } from "./mcp-client.js";
@@ -48,8 +49,8 @@ describe("the tool list", () => {
   it("has one tool per registry operation, arguments equal to its parameters, closed", async () => {
     const connected = await connectClient(server);
     const { tools } = await connected.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(OPERATIONS.map((o) => o.tool));
-    for (const operation of OPERATIONS) {
+    expect(tools.map((t) => t.name)).toEqual(toolOperations(OPERATIONS).map((o) => o.tool));
+    for (const operation of toolOperations(OPERATIONS)) {
       const tool = tools.find((t) => t.name === operation.tool);
       const declared = operation.params.properties as Record<string, TSchema>;
       // A POST's body fields are arguments too (one set of arguments per call).

@@ -10,6 +10,7 @@ import { partitionPath } from "./partition-catalog.js";
 import { countFacets, countFacetsOf } from "./partition-facets.js";
 import { checkCandidates, type CheckedCandidates } from "./partition-candidates.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
+import { exportCountPart, exportDocs, exportKeys, type ExportCountArgs, type ExportCountPart } from "./partition-export.js";
 import { nearest, vectorOfArticle, type NearestPart, type VectorOfArticle } from "./partition-nearest.js";
 import {
   largestStoriesPart,
@@ -137,6 +138,10 @@ export interface ReadJobs {
     result: NearestPart & { fieldUnavailable?: true };
   };
   vectorOf: { args: { id: string; model: string }; result: VectorOfArticle };
+  /** An export (partition-export.ts): counts before the walk, then keys in export order and their documents. */
+  exportCount: { args: QueryArgs & ExportCountArgs; result: Scanned & ExportCountPart };
+  exportKeys: { args: QueryArgs & { n: number; keyset?: Keyset }; result: PartitionHit[] };
+  exportDocs: { args: { rowids: number[] }; result: string[] };
 }
 
 export type ReadJob = keyof ReadJobs;
@@ -242,6 +247,16 @@ const HANDLERS: Handlers = {
     return nearest(partition, search, args.vector, args.model, args.k, args.excludeStory, args.annMinMatches);
   },
   vectorOf: (partition, args) => vectorOfArticle(partition, args.id, args.model),
+  exportCount(partition, args) {
+    const search = compile(partition, args);
+    if (search === FIELD_UNAVAILABLE) return { total: 0, remaining: 0, groups: [], fieldUnavailable: true };
+    return search === null ? { total: 0, remaining: 0, groups: [] } : exportCountPart(partition, search, args);
+  },
+  exportKeys(partition, args) {
+    const search = compile(partition, args);
+    return search === null || search === FIELD_UNAVAILABLE ? [] : exportKeys(partition, search, args.n, args.keyset);
+  },
+  exportDocs: (partition, args) => exportDocs(partition, args.rowids),
 };
 
 /** One thread's connections to the monthly indexes under `dir`, opened on first use. */

@@ -66,6 +66,8 @@ import { NOT_STARTED, ReadPool, type Lane } from "./read-pool.js";
 import type { MemberFields, StoryMonthOverview } from "./story-overview.js";
 import { WriterThread } from "./writer-thread.js";
 import { warnRecovered } from "../../shared/caught.js";
+import type { ExportQuery, ExportWalk } from "../../ports/article-export.js";
+import { openSqliteExport } from "./sqlite-export.js";
 
 // The embedded index: one SQLite file per calendar month of `collected_at`
 // under <dataDir>/index. A query walks every partition that can hold a match
@@ -718,6 +720,11 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
         else this.writerOf(month).relabel(change.story_id, ids);
       }
     }
+  }
+
+  /** An export's keyset walk over the monthly indexes that can hold a match (sqlite-export.ts). */
+  openExport(query: ExportQuery, tieLimit: number): Promise<ExportWalk> {
+    return openSqliteExport(this.pool, this.monthsFor(query), query, tieLimit);
   }
 
   async getArticle(id: string): Promise<ArticleLookup> {

@@ -1,7 +1,7 @@
 import { Type } from "@sinclair/typebox";
 import { describe, expect, it } from "vitest";
 import { priceOf } from "../../domain/pricing.js";
-import { defineOperation, type Operation } from "../../app/operation.js";
+import { defineOperation, toolOperations, type Operation } from "../../app/operation.js";
 import { OPERATIONS } from "../../app/registry.js";
 import { buildToolCatalog } from "./tool-catalog.js";
 
@@ -47,6 +47,6 @@ describe("buildToolCatalog", () => {
 
   it("builds the registry's catalog", () => {
     const catalog = buildToolCatalog(OPERATIONS);
-    for (const op of OPERATIONS) expect(catalog.operation(op.tool)).toBe(op);
+    for (const op of toolOperations(OPERATIONS)) expect(catalog.operation(op.tool)).toBe(op);
   });
 });

@@ -1,6 +1,6 @@
 import type { TSchema } from "@sinclair/typebox";
 import type { Tool } from "@modelcontextprotocol/server";
-import type { Operation } from "../../app/operation.js";
+import { toolOperations, type Operation } from "../../app/operation.js";
 import { toJsonSchema, type JsonObject } from "./json-schema.js";
 import { outputSchemaFor } from "./output-schema.js";
 import { mcpParameterSchema } from "./parameter-forms.js";
@@ -20,7 +20,8 @@ export interface ToolCatalog {
   operations: readonly Operation[];
 }
 
-export function buildToolCatalog(operations: readonly Operation[]): ToolCatalog {
+export function buildToolCatalog(all: readonly Operation[]): ToolCatalog {
+  const operations = toolOperations(all);
   const byName = new Map<string, Operation>();
   for (const operation of operations) {
     if (byName.has(operation.tool)) throw new Error(`two operations declare the MCP tool ${operation.tool}`);
@@ -30,7 +31,7 @@ export function buildToolCatalog(operations: readonly Operation[]): ToolCatalog 
   return { tools, operation: (name) => byName.get(name), names: [...byName.keys()], operations };
 }
 
-function toolFor(operation: Operation): Tool {
+function toolFor(operation: Operation & { tool: string }): Tool {
   return {
     name: operation.tool,
     title: operation.summary,

@@ -118,6 +118,16 @@ export class CreditService {
     return this.store.releaseAbandonedHolds();
   }
 
+  /**
+   * Gives back part of a call already settled: an export's rows never sent when its stream ended short. Counted
+   * in the current month's period.
+   */
+  async refund(caller: Caller, credits: number): Promise<void> {
+    if (credits <= 0) return;
+    const nowMs = this.clock.now();
+    await this.store.release(caller.tenant.id, creditPeriod(nowMs), credits, rates(caller.plan), nowMs);
+  }
+
   /** Free calls and refused requests take a message token; past the plan's rate they are refused. */
   async admitMessage(caller: Caller): Promise<void> {
     const admission = await this.store.takeMessage(caller.tenant.id, caller.plan.messages_per_minute, this.clock.now());

@@ -63,5 +63,8 @@ export function planStoriesCall(
   const raw: Record<string, unknown> = { ...query, sort: "recency" };
   if (window !== undefined) Object.assign(raw, { from: window.from, to: window.to, limit: String(window.limit) });
   const params = validateParams(listStoriesOperation, raw, "query");
-  return listStoriesOperation.prepare(params, caller, deps);
+  const prepared = listStoriesOperation.prepare(params, caller, deps);
+  // /stories is priced without reading the index (only an export's price is a count), so its preparation is synchronous.
+  if (prepared instanceof Promise) throw new Error("a /stories call is priced without reading the index");
+  return prepared;
 }

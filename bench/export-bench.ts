@@ -1,0 +1,158 @@
+// The export benchmark (issue 29): GET /export of every article of an
+// ingested index over HTTP on loopback, timed from the request to the
+// manifest, with the process's RSS sampled every 250 ms from start to end.
+// The server and the client (which counts lines and discards them) share one
+// process, so the RSS is the server's plus a small, constant client.
+//
+//   npm run bench:export -- --data-dir DIR            an index already ingested (DIR/index)
+//   npm run bench:export -- --articles 1000000        generate and ingest a corpus (bench/.data/, reused)
+//   [--query "language=eng"] [--out bench/RESULTS.md]
+//
+// Not part of `npm test`. Wrap in `flock /tmp/newsindex-bench.lock` on a shared machine.
+
+import { randomUUID } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+import { request } from "node:http";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig } from "../src/config/config.js";
+import { createContainer } from "../src/container.js";
+import { buildApp } from "../src/http/app.js";
+import { closeApp } from "../src/http/close-app.js";
+import { DOCS_DIR } from "../src/serve.js";
+import { OPERATIONS } from "../src/app/registry.js";
+import { createLogger } from "../src/shared/logger.js";
+import { generateCorpus } from "./corpus/generate-corpus.js";
+import { loadAverage, machine } from "./scale/measure.js";
+import { writeSection } from "./scale/results-file.js";
+import { ingestPass } from "./scale/run-ingest.js";
+
+const { values: args } = parseArgs({
+  options: {
+    "data-dir": { type: "string" },
+    articles: { type: "string", default: "1000000" },
+    months: { type: "string", default: "6" },
+    query: { type: "string", default: "" },
+    out: { type: "string", default: new URL("./RESULTS.md", import.meta.url).pathname },
+  },
+});
+const DATA = new URL(".data/", import.meta.url).pathname;
+const MB = 2 ** 20;
+
+const dataDir = args["data-dir"] ?? (await ingested(Number(args.articles), Number(args.months)));
+const container = createContainer(loadConfig({}, { dataDir, logLevel: "silent" }));
+const key = (await container.accounts.issueKey(`export-bench-${randomUUID()}`, "archive")).key;
+const app = await buildApp({ operations: OPERATIONS, deps: container, logger: createLogger("silent"), docsDir: DOCS_DIR });
+await app.listen({ host: "127.0.0.1", port: 0 });
+const address = app.server.address();
+const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+
+const total = await searchTotal(args.query);
+console.error(`exporting ${total} articles (${args.query || "no filter"}) from ${dataDir} ...`);
+const run = await exportAll(args.query);
+await closeApp(app, 1000);
+await container.close();
+
+const seconds = run.ms / 1000;
+const perSecond = Math.round(run.count / seconds);
+const mb = (bytes: number): number => Math.round(bytes / MB);
+const range = (values: number[]): string => `${mb(Math.min(...values))} / ${mb(Math.max(...values))} MB`;
+const spread = (values: number[]): number => mb(Math.max(...values) - Math.min(...values));
+const rss = run.rss.map((m) => m.rss);
+const anon = run.rss.map((m) => m.anon);
+const file = run.rss.map((m) => m.file);
+const report = [
+  `## Export (GET /export over HTTP)`,
+  "",
+  `Measured ${new Date().toISOString().slice(0, 16)}Z on ${machine()}; load average before the run ${run.loadBefore}, after ${loadAverage()} (the machine is shared).`,
+  `Index: ${dataDir.replace(/.*\/bench\//, "bench/")}; query: \`/export?${args.query}\`. Command: \`flock /tmp/newsindex-bench.lock npm run bench:export -- ${process.argv.slice(2).join(" ")}\`.`,
+  "",
+  "| articles sent | /search total | seconds | articles/s | MB sent | time to first line | RSS min / max (spread) | private (RssAnon) min / max (spread) | index pages mapped (RssFile) min / max |",
+  "|---|---|---|---|---|---|---|---|---|",
+  `| ${run.count.toLocaleString("en")} | ${total.toLocaleString("en")} | ${seconds.toFixed(1)} | ${perSecond.toLocaleString("en")} | ${mb(run.bytes)} | ${run.firstLineMs} ms | ${range(rss)} (${spread(rss)} MB) | ${range(anon)} (${spread(anon)} MB) | ${range(file)} |`,
+  "",
+  `Private memory every 2 s (MB): ${anon
+    .filter((_, i) => i % 8 === 0)
+    .map(mb)
+    .join(", ")}.`,
+  `Manifest: count ${run.manifest.count}, total ${run.manifest.total}, credits_charged ${run.manifest.credits_charged}, coverage ${run.manifest.coverage}.`,
+].join("\n");
+console.log(report);
+writeSection(args.out, "export", report);
+process.exit(run.manifest.count === total ? 0 : 1);
+
+async function searchTotal(query: string): Promise<number> {
+  const response = await fetch(`${base}/search?${query}&limit=1`, { headers: { "x-api-key": key } });
+  return ((await response.json()) as { total: number }).total;
+}
+
+interface Run {
+  count: number;
+  bytes: number;
+  ms: number;
+  firstLineMs: number;
+  rss: Memory[];
+  loadBefore: string;
+  manifest: { count: number; total: number; credits_charged: number; coverage: string };
+}
+
+/** Streams the export, counting lines and discarding them; RSS sampled from the first byte to the manifest. */
+function exportAll(query: string): Promise<Run> {
+  const loadBefore = loadAverage();
+  const started = performance.now();
+  return new Promise((resolve, reject) => {
+    const rss: Memory[] = [];
+    let sampler: NodeJS.Timeout | undefined;
+    const req = request(`${base}/export?${query}`, { headers: { "x-api-key": key } }, (res) => {
+      let lines = 0;
+      let bytes = 0;
+      let firstLineMs = 0;
+      let tail = "";
+      res.on("data", (chunk: Buffer) => {
+        if (bytes === 0) {
+          firstLineMs = Math.round(performance.now() - started);
+          rss.push(memory());
+          sampler = setInterval(() => rss.push(memory()), 250);
+        }
+        bytes += chunk.length;
+        for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
+        tail = (tail + chunk.toString("utf8")).slice(-4000);
+      });
+      res.on("end", () => {
+        clearInterval(sampler);
+        rss.push(memory());
+        const last = tail.trimEnd().split("\n").at(-1) ?? "{}";
+        const manifest = (JSON.parse(last) as { manifest: Run["manifest"] }).manifest;
+        resolve({ count: lines - 1, bytes, ms: performance.now() - started, firstLineMs, rss, loadBefore, manifest });
+      });
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
+interface Memory {
+  rss: number;
+  /** Private memory: the heap, SQLite's page caches, buffers. */
+  anon: number;
+  /** Pages of the index files SQLite maps (mmap_size): clean, shared with the page cache, given back under pressure. */
+  file: number;
+}
+
+/** RSS, and its private and file-backed parts (Linux /proc/self/status; zero elsewhere). */
+function memory(): Memory {
+  const status = existsSync("/proc/self/status") ? readFileSync("/proc/self/status", "utf8") : "";
+  const kib = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0) * 1024;
+  return { rss: process.memoryUsage().rss, anon: kib("RssAnon"), file: kib("RssFile") };
+}
+
+/** A generated corpus of `articles`, ingested once with the product pipeline; reused by later runs. */
+async function ingested(articles: number, months: number): Promise<string> {
+  const dir = join(DATA, `export-${articles}`);
+  if (existsSync(join(dir, "index"))) return dir;
+  const corpusDir = join(DATA, `corpus-export-${articles}`);
+  await generateCorpus({ articles, firstMonth: "2024-01", months, outDir: corpusDir, seed: 29 });
+  await ingestPass("clustered", corpusDir, dir);
+  return dir;
+}

@@ -1,0 +1,79 @@
+import type { ArticlePartition } from "./article-partition.js";
+import { and, conditions, matchSet, whereClause, type Keyset, type PartitionSearch, type Params } from "./match-conditions.js";
+import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
+
+// One monthly index's part of an export (sqlite-export.ts): its counts before
+// the walk, then its matches in export order (published_at desc, id desc)
+// from a keyset, a batch at a time.
+
+export interface ExportCountPart {
+  total: number;
+  /** Matches strictly after `after`. */
+  remaining: number;
+  /** Timestamps at or after `after` in export order with more than `threshold` matches here (or those asked for). */
+  groups: Array<{ published_at: string; matches: number; sent: number }>;
+}
+
+export interface ExportCountArgs {
+  after?: { published_at: string; id: string } | undefined;
+  /** Report timestamps holding more than this many matches... */
+  threshold: number;
+  /** ...or, when given, exactly these timestamps. */
+  stamps?: string[] | undefined;
+}
+
+export function exportCountPart(partition: ArticlePartition, search: PartitionSearch, args: ExportCountArgs): ExportCountPart {
+  const total = countMatches(partition, search);
+  if (total === 0) return { total, remaining: 0, groups: [] };
+  const { after } = args;
+  let remaining = total;
+  const params: Params = {};
+  const matches = matchSet(search, params, "a.published_at AS p, a.id AS i");
+  if (after !== undefined) {
+    params.kp = after.published_at;
+    params.ki = after.id;
+    remaining = partition.statements
+      .get(`SELECT count(*) FROM (${matches}) WHERE (p, i) < (@kp, @ki)`)
+      .pluck()
+      .get(params) as number;
+  }
+  const where: string[] = [];
+  if (after !== undefined) where.push("p <= @kp");
+  if (args.stamps !== undefined) {
+    where.push("p IN (SELECT value FROM json_each(@stamps))");
+    params.stamps = JSON.stringify(args.stamps);
+  }
+  params.threshold = args.stamps === undefined ? args.threshold : 0;
+  const sent = after === undefined ? "0" : "sum(CASE WHEN p = @kp AND i >= @ki THEN 1 ELSE 0 END)";
+  const groups = partition.statements
+    .get(
+      `SELECT p AS published_at, count(*) AS matches, ${sent} AS sent FROM (${matches}) ${whereClause(where)}
+       GROUP BY p HAVING count(*) > @threshold`,
+    )
+    .all(params) as ExportCountPart["groups"];
+  return { total, remaining, groups };
+}
+
+/** The first `n` matches after `keyset`, in export order, with or without keywords. */
+export function exportKeys(partition: ArticlePartition, search: PartitionSearch, n: number, keyset?: Keyset): PartitionHit[] {
+  if (search.match === undefined) return candidates(partition, search, n, keyset);
+  // Keywords select, they do not rank: the recency index orders, the full-text index only answers membership.
+  const params: Params = { n, match: search.match };
+  const where = conditions(search, params, { keyset });
+  return partition.statements
+    .get(
+      `SELECT a.id, a.published_at, a.rowid FROM articles a INDEXED BY articles_recent
+       WHERE a.rowid IN (SELECT rowid FROM articles_fts WHERE articles_fts MATCH @match)${and(where)}
+       ORDER BY a.published_at DESC, a.id DESC LIMIT @n`,
+    )
+    .all(params) as PartitionHit[];
+}
+
+/** Stored documents by rowid (the keys' own rows), in the order asked. */
+export function exportDocs(partition: ArticlePartition, rowids: readonly number[]): string[] {
+  const rows = partition.statements
+    .get("SELECT rowid AS r, doc FROM docs WHERE rowid IN (SELECT value FROM json_each(?))")
+    .all(JSON.stringify(rowids)) as Array<{ r: number; doc: string }>;
+  const byRowid = new Map(rows.map((row) => [row.r, row.doc]));
+  return rowids.map((rowid) => byRowid.get(rowid) ?? "");
+}
