@@ -16,6 +16,7 @@ import type {
 import { toStamp } from "../../shared/timestamps.js";
 import { inTransaction, type Queryable } from "./transaction.js";
 import { PostgresWatchStore } from "./watch-store.js";
+import { PostgresFollowerLease, PostgresSlotLedger } from "./slot-ledger.js";
 
 // The control store on PostgreSQL, shared by every API replica in the scaled
 // shape: every replica reports the same figures, and admission stays exact
@@ -29,7 +30,10 @@ export class PostgresControlStore implements ControlStore {
   /** Tables are created on first use, so the store can be built synchronously in the composition root. */
   private readonly ready: Promise<void>;
 
-  constructor(url: string, schema = "newsindex") {
+  constructor(
+    private readonly url: string,
+    schema = "newsindex",
+  ) {
     if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
     this.pool = new pg.Pool({ connectionString: url, max: 10 });
     this.s = schema;
@@ -83,6 +87,16 @@ export class PostgresControlStore implements ControlStore {
   /** The watch store on this same pool and schema. */
   watchStore(): PostgresWatchStore {
     return new PostgresWatchStore(this.pool, this.s, this.ready);
+  }
+
+  /** The feed ledger on this same pool and schema. */
+  slotLedger(): PostgresSlotLedger {
+    return new PostgresSlotLedger(this.pool, this.s, this.ready);
+  }
+
+  /** The follower's lease: an advisory lock on a connection of its own, whatever the holder (the lock names it). */
+  followerLease(): PostgresFollowerLease {
+    return new PostgresFollowerLease(this.url, this.s);
   }
 
   async listTenants(): Promise<Tenant[]> {

@@ -3,6 +3,7 @@ import type Database from "better-sqlite3";
 import { openDatabase } from "./open-database.js";
 import { StatementCache } from "./statement-cache.js";
 import { SqliteWatchStore } from "./watch-store.js";
+import { SqliteFollowerLease, SqliteSlotLedger } from "./slot-ledger.js";
 import type { PlanId } from "../../domain/plans.js";
 import { toKey, toTenant, type KeyRow, type TenantRow } from "../control-rows.js";
 import type {
@@ -88,6 +89,16 @@ export class SqliteControlStore implements ControlStore {
   /** The watch store on this same connection (control.db). */
   watchStore(): SqliteWatchStore {
     return new SqliteWatchStore(this.db);
+  }
+
+  /** The feed ledger on this same connection (control.db). */
+  slotLedger(): SqliteSlotLedger {
+    return new SqliteSlotLedger(this.db);
+  }
+
+  /** The follower's lease in control.db, renewed each round; `leaseMs` long. */
+  followerLease(holder: string, leaseMs: number): SqliteFollowerLease {
+    return new SqliteFollowerLease(this.db, holder, leaseMs);
   }
 
   async listTenants(): Promise<Tenant[]> {
