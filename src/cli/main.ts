@@ -14,6 +14,8 @@ import { replayClock, systemClock, type Clock } from "../shared/clock.js";
 import { parseStamp } from "../shared/timestamps.js";
 import { createLogger } from "../shared/logger.js";
 import { keysCommand, tenantsCommand } from "./account-commands.js";
+import { feedCommand } from "./feed-command.js";
+import { feedBase, followCommand, followedKinds } from "./follow-command.js";
 import { USAGE, UsageError } from "./usage.js";
 
 // newsindex ingest | embed | serve | start | keys — the command-line contract.
@@ -37,6 +39,10 @@ async function main(argv: string[]): Promise<number> {
       now: { type: "string" },
       batch: { type: "string" },
       json: { type: "boolean", default: false },
+      follow: { type: "boolean", default: false },
+      "no-translation": { type: "boolean", default: false },
+      since: { type: "string" },
+      until: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -72,7 +78,8 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case "serve": {
-      await serve(createContainer(config, clockOf(values.now), { logger }), config, logger);
+      const follow = values.follow ? { base: feedBase(positionals), kinds: followedKinds(values["no-translation"]) } : undefined;
+      await serve(createContainer(config, clockOf(values.now), { logger }), config, logger, follow);
       if (values.now !== undefined) console.error(`NewsIndex serving as of ${values.now} UTC (replay clock)`);
       return -1;
     }
@@ -108,6 +115,15 @@ async function main(argv: string[]): Promise<number> {
         await container.close();
       }
       return 0;
+    }
+    case "follow":
+    case "feed": {
+      const container = createContainer(config, systemClock, { logger });
+      try {
+        return command === "follow" ? await followCommand(container, positionals, values) : await feedCommand(container, values);
+      } finally {
+        await container.close();
+      }
     }
     case "keys":
     case "tenants": {
