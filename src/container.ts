@@ -1,6 +1,4 @@
-import { randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
-import { hostname } from "node:os";
 import { join } from "node:path";
 import { FeedClient } from "./adapters/gdelt/feed-client.js";
 import { GkgArticleSource } from "./adapters/gdelt/gkg-source.js";
@@ -150,11 +148,9 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
       );
     },
     followerLease() {
-      // A lease outlives a few rounds, so a slow round keeps it; a holder killed in control.db's shape hands over once it runs out.
-      const leaseMs = Math.max(5 * config.followPollSeconds * 1000, 300_000);
-      return control instanceof PostgresControlStore
-        ? control.followerLease()
-        : control.followerLease(`${hostname()}:${process.pid}:${randomUUID()}`, leaseMs);
+      // Renewed at each slot: it outlasts the slowest slot's ingest.
+      const leaseMs = Math.max(3 * config.followPollSeconds * 1000, 300_000);
+      return control instanceof PostgresControlStore ? control.followerLease() : control.followerLease(leaseMs);
     },
     setAsideStories() {
       if (ingest !== undefined) throw new Error("the story clustering state is in use by an ingest");

@@ -61,7 +61,7 @@ export interface SlotLedger {
 
 /** Who follows the feed when several replicas could: one holder at a time, handed over when it dies. */
 export interface FollowerLease {
-  /** True while this process holds the lease (taking it when free). Called before each round of work. */
+  /** True while this process holds the lease (taking or renewing it). Asked before each round and each slot. */
   hold(): Promise<boolean>;
   release(): Promise<void>;
 }

@@ -17,10 +17,10 @@ describeSlotLedgerContract("sqlite", async () => {
       control = new SqliteControlStore(path);
       return control.slotLedger();
     },
-    lease(holder) {
+    lease() {
       const own = new SqliteControlStore(path);
       others.push(own);
-      return own.followerLease(holder, 60_000);
+      return own.followerLease(60_000);
     },
     async dispose() {
       await control.close();

@@ -96,9 +96,9 @@ export class SqliteControlStore implements ControlStore {
     return new SqliteSlotLedger(this.db);
   }
 
-  /** The follower's lease in control.db, renewed each round; `leaseMs` long. */
-  followerLease(holder: string, leaseMs: number): SqliteFollowerLease {
-    return new SqliteFollowerLease(this.db, holder, leaseMs);
+  /** The follower's lease in control.db, renewed at each slot; `leaseMs` long. */
+  followerLease(leaseMs: number): SqliteFollowerLease {
+    return new SqliteFollowerLease(this.db, leaseMs);
   }
 
   async listTenants(): Promise<Tenant[]> {

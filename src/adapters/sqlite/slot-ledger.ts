@@ -1,3 +1,5 @@
+import { randomUUID } from "node:crypto";
+import { hostname } from "node:os";
 import type Database from "better-sqlite3";
 import type { SlotKind } from "../../domain/feed-slots.js";
 import type { FollowerLease, SlotEntry, SlotLedger, SlotListing } from "../../ports/slot-ledger.js";
@@ -147,13 +149,15 @@ export class SqliteSlotLedger implements SlotLedger {
 }
 
 /**
- * The follower's lease in control.db: a row naming the holder until a time it renews at each round. Two processes
- * on one data dir follow one at a time; a holder that dies hands over when its lease runs out.
+ * The follower's lease in control.db: a row naming the holder (host, process id) until a time it renews at each
+ * slot. Two processes on one data dir follow one at a time; the lease passes on when it runs out, or at once when
+ * its holder is a process of this host that is gone (a follower killed and restarted does not wait).
  */
 export class SqliteFollowerLease implements FollowerLease {
+  private readonly holder = `${hostname()}:${process.pid}:${randomUUID()}`;
+
   constructor(
     private readonly db: Database.Database,
-    private readonly holder: string,
     private readonly leaseMs: number,
     private readonly nowMs: () => number = Date.now,
   ) {
@@ -161,18 +165,36 @@ export class SqliteFollowerLease implements FollowerLease {
   }
 
   async hold(): Promise<boolean> {
-    const now = this.nowMs();
-    const taken = this.db
-      .prepare(
-        `INSERT INTO feed_lease (name, holder, until_ms) VALUES ('follower', ?, ?)
-         ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until_ms = excluded.until_ms
-         WHERE feed_lease.holder = excluded.holder OR feed_lease.until_ms < ?`,
-      )
-      .run(this.holder, now + this.leaseMs, now);
-    return taken.changes > 0;
+    return this.db
+      .transaction(() => {
+        const now = this.nowMs();
+        const current = this.db.prepare("SELECT holder, until_ms FROM feed_lease WHERE name = 'follower'").get() as
+          { holder: string; until_ms: number } | undefined;
+        if (current && current.holder !== this.holder && current.until_ms >= now && !goneHere(current.holder)) return false;
+        this.db
+          .prepare(
+            `INSERT INTO feed_lease (name, holder, until_ms) VALUES ('follower', ?, ?)
+           ON CONFLICT (name) DO UPDATE SET holder = excluded.holder, until_ms = excluded.until_ms`,
+          )
+          .run(this.holder, now + this.leaseMs);
+        return true;
+      })
+      .immediate();
   }
 
   async release(): Promise<void> {
     this.db.prepare("DELETE FROM feed_lease WHERE name = 'follower' AND holder = ?").run(this.holder);
+  }
+}
+
+/** A holder that was a process of this host which no longer runs. */
+function goneHere(holder: string): boolean {
+  const [host, pid] = holder.split(":");
+  if (host !== hostname() || !/^\d+$/.test(pid ?? "")) return false;
+  try {
+    process.kill(Number(pid), 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "ESRCH";
   }
 }

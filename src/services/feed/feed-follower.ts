@@ -57,8 +57,8 @@ export class FeedFollower {
     mkdirSync(settings.downloadDir, { recursive: true });
   }
 
-  /** One round of the live follower. `stopped` is checked between slots. */
-  async poll(stopped: () => boolean = () => false): Promise<SlotOutcome[]> {
+  /** One round of the live follower. `proceed` is asked before each slot (the caller may have stopped, or lost its lease). */
+  async poll(proceed: () => Promise<boolean> = async () => true): Promise<SlotOutcome[]> {
     for (const kind of this.settings.kinds) {
       try {
         await this.readLatest(kind);
@@ -69,7 +69,7 @@ export class FeedFollower {
     }
     const outcomes: SlotOutcome[] = [];
     for (const entry of await this.ledger.due(this.now(), this.settings.kinds, ROUND_LIMIT)) {
-      if (stopped()) break;
+      if (!(await proceed())) break;
       outcomes.push(await this.fetchSlot(entry, true));
     }
     return outcomes;

@@ -46,7 +46,8 @@ export class FeedLoop {
         this.following = held;
         this.logger.info({}, held ? "following the feed" : "another replica follows the feed");
       }
-      if (held) await this.follower.poll(() => this.stopped);
+      // The lease is renewed before each slot, so a long round keeps it and a lost one stops the round.
+      if (held) await this.follower.poll(async () => !this.stopped && (await this.lease.hold()));
     } catch (error) {
       this.logger.error({ err: error }, "feed round failed; trying again next interval");
     }
