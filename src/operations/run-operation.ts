@@ -1,6 +1,7 @@
 import { ApiError } from "../shared/api-error.js";
 import type { Caller } from "../services/accounts/account-service.js";
 import type { Hold } from "../services/accounts/credit-service.js";
+import { withFeedGaps } from "../services/feed/feed-coverage.js";
 import type { Operation, OperationDeps, PlannedCall } from "./operation.js";
 import { validateBody, validateParams, type ParamsForm } from "./validate-params.js";
 
@@ -33,8 +34,9 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
 
   let planned: PlannedCall;
   let hold: Hold | undefined;
+  let params: Record<string, unknown>;
   try {
-    const params = validateParams(operation, input.params, input.form);
+    params = validateParams(operation, input.params, input.form);
     planned = operation.plan({ ...params, ...validateBody(operation, input.body) }, caller, deps);
     const maxCredits = params.max_credits as number | undefined;
     if (maxCredits !== undefined && planned.price.max > maxCredits) {
@@ -60,7 +62,13 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
 
   let took: number | undefined;
   try {
-    const body = await planned.execute({ took: (credits) => (took = credits) });
+    // A hole in the live feed inside the window makes an answer incomplete (services/feed/feed-coverage.ts).
+    const body = await withFeedGaps(
+      await planned.execute({ took: (credits) => (took = credits) }),
+      params,
+      deps.feedLedger,
+      deps.clock.now(),
+    );
     // What the call took, never above its estimate nor below its minimum.
     const charged = Math.min(planned.price.max, Math.max(planned.price.min, took ?? planned.price.max));
     return {

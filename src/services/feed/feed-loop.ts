@@ -9,7 +9,8 @@ export class FeedLoop {
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private stopped = false;
-  private following = false;
+  /** Whether this process followed at the last round; logged when it changes (and at the first round). */
+  private following: boolean | undefined;
 
   constructor(
     private readonly follower: FeedFollower,
