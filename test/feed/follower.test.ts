@@ -166,6 +166,28 @@ describe("following GDELT's feed", () => {
     expect(await docStatus(at(6).gkgIds[0] as string)).toBe(404);
   });
 
+  it("tells users of the hole: /docs/completeness.md lists it, and an answer whose window holds it is not complete", async () => {
+    const doc = await (await fetch(`${server.url}/docs/completeness.md`)).text();
+    expect(doc).toContain("## Live feed: missing and failed slots");
+    expect(doc).toContain(`| ${at(6).slot} | gkg | missing | not in the master list |`);
+    expect(doc).toContain(`| ${at(6).slot} | translation | missing | not in the master list |`);
+    expect(doc).toContain(`Newest slot in the index: ${at(7).slot}.`);
+
+    const search = async (from: string, to?: string): Promise<{ partial: boolean; coverage: string; total: number }> => {
+      const response = await server.get(`/search?from=${from}${to === undefined ? "" : `&to=${to}`}&limit=1`);
+      expect(response.status).toBe(200);
+      return (await response.json()) as { partial: boolean; coverage: string; total: number };
+    };
+    const stamp = (i: number, minutes: number): string =>
+      new Date((parseStamp(at(i).slot) as number) + minutes * 60_000).toISOString().replace(/[-:T]/g, "").slice(0, 14);
+    expect(await search(stamp(0, -10), stamp(0, 5))).toMatchObject({ partial: false, coverage: "complete" });
+    expect(await search(stamp(6, -5), stamp(6, 5))).toMatchObject({ partial: true, coverage: "timed_out" });
+    // An hour without a new slot: the newest data is overdue.
+    clock.advance(3_600_000);
+    expect(await search(stamp(7, -5))).toMatchObject({ partial: true, coverage: "recent_unavailable" });
+    expect(await search(stamp(0, -10), stamp(0, 5))).toMatchObject({ partial: false, coverage: "complete" });
+  });
+
   it("prints the ledger as JSON with `newsindex feed --json`", async () => {
     const cli = spawnCli(["feed", "--json", "--data-dir", server.dataDir]);
     expect(await cli.exited).toEqual({ code: 0, signal: null });
