@@ -188,7 +188,21 @@ describe("following GDELT's feed", () => {
     expect(await search(stamp(0, -10), stamp(0, 5))).toMatchObject({ partial: false, coverage: "complete" });
   });
 
-  it("prints the ledger as JSON with `newsindex feed --json`", async () => {
+  it("prints the ledger as JSON with `newsindex feed --json`, after `newsindex follow --since --until` re-tried the hole", async () => {
+    // Up to the end of the year: slots after the master list's newest are not published yet, not holes.
+    const follow = spawnCli([
+      "follow",
+      mirror.base,
+      "--since",
+      at(0).slot,
+      "--until",
+      "2026-12-31",
+      "--data-dir",
+      server.dataDir,
+    ]);
+    expect(await follow.exited, follow.stderr()).toEqual({ code: 1, signal: null });
+    expect(follow.stdout()).toContain("followed 2 slots: 0 ingested (0 records), 0 pending, 0 failed, 2 missing");
+    expect(follow.stderr()).toContain(`${at(6).slot} gkg: missing (not in the master list)`);
     const cli = spawnCli(["feed", "--json", "--data-dir", server.dataDir]);
     expect(await cli.exited).toEqual({ code: 0, signal: null });
     const report = JSON.parse(cli.stdout()) as {

@@ -81,8 +81,10 @@ export class FeedFollower {
    */
   async catchUp(since: string, until: string, onProgress?: (p: CatchUpProgress) => void): Promise<SlotOutcome[]> {
     for (const kind of this.settings.kinds) {
-      const listed = await this.masterListings(kind, since, until);
-      await this.ledger.record(withGaps(kind, listed, since, until), this.now());
+      const { files, newest } = await this.masterListings(kind, since, until);
+      // Slots after the master list's newest are not published yet: not holes.
+      const last = newest !== undefined && newest < until ? newest : until;
+      if (newest !== undefined && since <= last) await this.ledger.record(withGaps(kind, files, since, last), this.now());
       for (const entry of await this.ledger.list({ from: since, to: until, kinds: [kind] }))
         if (entry.status === "failed" || entry.status === "missing") await this.ledger.reopen(entry.slot, kind, this.now());
     }
@@ -116,20 +118,30 @@ export class FeedFollower {
       const last = toStamp((parseStamp(newest.slot) as number) - SLOT_MS);
       if (first <= last) {
         // Recorded before the newest slot: were the master list unreadable, the gap is found again next round.
-        const listed = await this.masterListings(kind, first, last);
-        await this.ledger.record(withGaps(kind, listed, first, last), now);
-        this.logger?.info({ kind, from: first, to: last, listed: listed.length }, "feed gap recovered from the master list");
+        const { files } = await this.masterListings(kind, first, last);
+        await this.ledger.record(withGaps(kind, files, first, last), now);
+        this.logger?.info({ kind, from: first, to: last, listed: files.length }, "feed gap recovered from the master list");
       }
     }
     await this.ledger.record([newest], now);
   }
 
-  private async masterListings(kind: SlotKind, from: string, to: string): Promise<ListedFile[]> {
-    const out: ListedFile[] = [];
+  /** The master list's files of a kind from `from` to `to`, and the newest slot it names at all. */
+  private async masterListings(
+    kind: SlotKind,
+    from: string,
+    to: string,
+  ): Promise<{ files: ListedFile[]; newest: string | undefined }> {
+    const files: ListedFile[] = [];
+    let newest: string | undefined;
     for await (const line of this.source.lines(listNames(kind).master)) {
-      for (const file of parseFileList(line)) if (file.kind === kind && file.slot >= from && file.slot <= to) out.push(file);
+      for (const file of parseFileList(line)) {
+        if (file.kind !== kind) continue;
+        if (newest === undefined || file.slot > newest) newest = file.slot;
+        if (file.slot >= from && file.slot <= to) files.push(file);
+      }
     }
-    return out;
+    return { files, newest };
   }
 
   /** One attempt at one slot: download, check, ingest, and the ledger row that says how it went. */
