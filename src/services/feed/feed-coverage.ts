@@ -12,11 +12,20 @@ import { parseStamp, parseTimeBound, toStamp } from "../../shared/timestamps.js"
 
 /** GDELT publishes a slot's files a few minutes after it; past this, the next slot is overdue. */
 export const OVERDUE_MS = SLOT_MS + 10 * 60_000;
+const LIVE_MS = 86_400_000;
 
 interface Covered {
   partial?: unknown;
   coverage?: unknown;
   history_days?: unknown;
+}
+
+/**
+ * The next slot is late, on a server that follows the feed. A ledger whose newest slot is more than a day old is
+ * a backfill's (`newsindex follow --since --until`), not a live follower's: nothing is on its way.
+ */
+export function overdue(ageMs: number): boolean {
+  return ageMs > OVERDUE_MS && ageMs < LIVE_MS;
 }
 
 /** The answer, with `partial` and `coverage` set when its window holds a slot the index lacks. */
@@ -41,7 +50,7 @@ export async function withFeedGaps<B extends object>(
   const rows = await ledger.list({ from, to: toStamp((parseStamp(to) ?? nowMs) + SLOT_MS) });
   let coverage: Coverage | undefined;
   if (rows.some((r) => r.status === "missing" || r.status === "failed")) coverage = "timed_out";
-  else if (rows.some((r) => r.status === "pending") || (to > newest && nowMs - (parseStamp(newest) ?? nowMs) > OVERDUE_MS))
+  else if (rows.some((r) => r.status === "pending") || (to > newest && overdue(nowMs - (parseStamp(newest) ?? nowMs))))
     coverage = "recent_unavailable";
   return coverage === undefined ? body : { ...body, partial: true, coverage };
 }

@@ -1,6 +1,6 @@
 import type { SlotLedger } from "../../ports/slot-ledger.js";
 import { parseStamp } from "../../shared/timestamps.js";
-import { OVERDUE_MS } from "./feed-coverage.js";
+import { overdue } from "./feed-coverage.js";
 
 // The live section of /docs/completeness.md: the slots of the feed the index lacks, read from the ledger at each
 // request, so a client can tell an empty window from a hole.
@@ -25,7 +25,7 @@ export async function feedGapsSection(ledger: SlotLedger | undefined, nowMs: num
       `An answer whose window holds a slot listed below is \`partial: true\` with \`coverage: timed_out\`; one reaching past the newest slot in the index while the next is being ingested or overdue is \`coverage: recent_unavailable\`. ` +
       `This section is generated from the ledger at each request.`,
     "",
-    `Newest slot in the index: ${newest ?? "none yet"}${newest !== undefined && nowMs - (parseStamp(newest) ?? nowMs) > OVERDUE_MS ? " (the next is overdue)" : ""}. Slots being fetched or retried: ${pending.length}.`,
+    `Newest slot in the index: ${newest ?? "none yet"}${newest !== undefined && overdue(nowMs - (parseStamp(newest) ?? nowMs)) ? " (the next is overdue)" : ""}. Slots being fetched or retried: ${pending.length}.`,
     "",
   ];
   if (holes.length === 0) {
