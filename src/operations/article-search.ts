@@ -44,8 +44,7 @@ export function runArticleSearch(
         : await searchArticles(deps.index, request, caller.plan, now);
     // A cursor page's least is 1 credit, an entity id's 1 and candidate checks' 1 batch: the price's minimum counts each at that.
     const cursorExtra = outcome.credits === undefined ? 0 : outcome.credits - 1;
-    const candidateExtra =
-      outcome.candidateBatches === undefined ? 0 : candidateCharge(price, outcome.candidateBatches) - price.min;
+    const candidateExtra = outcome.candidateBatches === undefined ? 0 : candidateCharge(price, outcome.candidateBatches) - price.min;
     meter.took(price.min + cursorExtra + extraResolutionCredits(resolution) + candidateExtra);
     return withResolved(outcome.body, resolution);
   };
