@@ -1,5 +1,6 @@
 import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
+import { FeedClient } from "./adapters/gdelt/feed-client.js";
 import { GkgArticleSource } from "./adapters/gdelt/gkg-source.js";
 import { PublisherCountryLookup } from "./adapters/gdelt/publisher-country.js";
 import { PostgresControlStore } from "./adapters/postgres/control-store.js";
@@ -15,6 +16,9 @@ import { PinnedWebhookSender } from "./adapters/webhooks/pinned-webhook-sender.j
 import type { Config } from "./config/config.js";
 import type { OperationDeps } from "./app/operation.js";
 import type { EmbeddingStage } from "./ports/embedding-stage.js";
+import type { FollowerLease, SlotLedger } from "./ports/slot-ledger.js";
+import type { SlotKind } from "./domain/feed-slots.js";
+import { FeedFollower } from "./usecases/feed/feed-follower.js";
 import type { DerivedFieldsRebuild } from "./ports/index-backend.js";
 import { AccountService } from "./usecases/accounts/account-service.js";
 import { CreditService } from "./usecases/accounts/credit-service.js";
@@ -48,6 +52,12 @@ export interface Container extends OperationDeps {
   derived: DerivedFieldsRebuild;
   /** The embedding stage (vectors for what ingest wrote), built on first use. */
   embeddingStage(): EmbeddingStage;
+  /** The feed's slot ledger, in the control store. */
+  feedLedger: SlotLedger;
+  /** A follower of the feed at `base` (GDELT's when undefined) for the given kinds. */
+  feedFollower(base: string | undefined, kinds: readonly SlotKind[]): FeedFollower;
+  /** The lease that keeps one follower among replicas sharing the control store. */
+  followerLease(): FollowerLease;
   close(): Promise<void>;
 }
 
@@ -87,6 +97,7 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
   const modelDir = config.embeddingModelDir ?? SHIPPED_MODEL_DIR;
   const embedder = new LazyEmbedder(modelDir);
   let stage: SqliteEmbeddingStage | undefined;
+  const feedClients: FeedClient[] = [];
   const container: Container = {
     index,
     stories: index,
@@ -118,6 +129,30 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
       });
       return ingest;
     },
+    feedLedger: control.slotLedger(),
+    feedFollower(base, kinds) {
+      const client = new FeedClient(base);
+      feedClients.push(client);
+      return new FeedFollower(
+        client,
+        container.feedLedger,
+        () => container.ingestService(),
+        clock,
+        {
+          kinds,
+          attempts: config.followAttempts,
+          missingAfterMs: config.followMissingAfterSeconds * 1000,
+          retryMs: config.followPollSeconds * 1000,
+          downloadDir: join(config.dataDir, "feed-downloads"),
+        },
+        logger,
+      );
+    },
+    followerLease() {
+      // Renewed at each slot: it outlasts the slowest slot's ingest.
+      const leaseMs = Math.max(3 * config.followPollSeconds * 1000, 300_000);
+      return control instanceof PostgresControlStore ? control.followerLease() : control.followerLease(leaseMs);
+    },
     setAsideStories() {
       if (ingest !== undefined) throw new Error("the story clustering state is in use by an ingest");
       if (!existsSync(storiesPath)) return undefined;
@@ -128,6 +163,7 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
       return aside;
     },
     async close() {
+      for (const client of feedClients) await client.close();
       await stage?.close();
       await embedder.close();
       await index.close();

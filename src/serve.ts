@@ -6,6 +6,8 @@ import { closeApp } from "./http/close-app.js";
 import { OPERATIONS } from "./app/registry.js";
 import { startWatchScheduler } from "./workers/watch-scheduler.js";
 import { EmbeddingFollower } from "./workers/embedding-follower.js";
+import type { SlotKind } from "./domain/feed-slots.js";
+import { FeedLoop } from "./workers/feed-loop.js";
 import type { Logger } from "./shared/logger.js";
 
 /** Folder of the public docs, relative to this module in both src/ and dist/. */
@@ -17,6 +19,12 @@ const SHUTDOWN_GRACE_MS = 10_000;
 /** How often a running server looks for credit holds a crashed replica left on the shared store. */
 const ABANDONED_HOLDS_EVERY_MS = 60_000;
 
+/** `serve --follow`: the feed to follow (GDELT's when `base` is undefined) and which kinds. */
+export interface FollowOptions {
+  base: string | undefined;
+  kinds: readonly SlotKind[];
+}
+
 /** A listening server: `stop` closes it and everything it runs, as a signal does, without ending the process. */
 export interface Served {
   app: FastifyInstance;
@@ -24,7 +32,7 @@ export interface Served {
 }
 
 /** Builds the HTTP app on a container and starts listening; closes everything and exits on SIGINT/SIGTERM. */
-export async function serve(container: Container, config: Config, logger: Logger): Promise<Served> {
+export async function serve(container: Container, config: Config, logger: Logger, follow?: FollowOptions): Promise<Served> {
   const app = await buildApp({
     operations: OPERATIONS,
     deps: container,
@@ -41,11 +49,22 @@ export async function serve(container: Container, config: Config, logger: Logger
   // Embedding follows ingest on a thread of its own, so semantic search catches up behind keyword search.
   const follower = config.embedInServer ? new EmbeddingFollower(container.embeddingStage(), logger) : undefined;
   follower?.start();
+  // The feed, followed by whichever replica holds the follower lease.
+  const feed =
+    follow &&
+    new FeedLoop(
+      container.feedFollower(follow.base, follow.kinds),
+      container.followerLease(),
+      config.followPollSeconds * 1000,
+      logger,
+    );
+  feed?.start();
   const stop = async (): Promise<void> => {
     process.off("SIGINT", shutdown);
     process.off("SIGTERM", shutdown);
     clearInterval(sweeper);
     await closeApp(app, SHUTDOWN_GRACE_MS);
+    await feed?.stop();
     await scheduler?.stop();
     await follower?.stop();
     await container.close();

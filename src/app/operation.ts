@@ -2,6 +2,7 @@ import { Type, type Static, type TObject, type TSchema } from "@sinclair/typebox
 import type { Price } from "../domain/pricing.js";
 import { Params } from "../schemas/params.js";
 import type { Embedder } from "../ports/embedder.js";
+import type { SlotLedger } from "../ports/slot-ledger.js";
 import type { IndexBackend } from "../ports/index-backend.js";
 import type { StoryIndex } from "../ports/story-index.js";
 import type { AccountService, Caller } from "../usecases/accounts/account-service.js";
@@ -24,6 +25,8 @@ export interface OperationDeps {
   watches: WatchService | undefined;
   /** Embeds the query of a semantic or hybrid search. */
   embedder: Embedder;
+  /** The live feed's slot ledger: answers whose window holds a slot the index lacks say so. */
+  feedLedger?: SlotLedger;
 }
 
 /** How a running call reports what it took, when its price is a range. */

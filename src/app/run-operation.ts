@@ -2,6 +2,7 @@ import { ApiError } from "../shared/api-error.js";
 import type { Caller } from "../usecases/accounts/account-service.js";
 import type { Metered } from "../usecases/accounts/credit-service.js";
 import type { Operation, OperationDeps, PreparedCall } from "./operation.js";
+import { withFeedGaps } from "../usecases/feed/feed-coverage.js";
 import { validateBody, validateParams, type ParamsForm } from "./validate-params.js";
 
 // Every call, whichever door it came in (REST or MCP), runs here, in the spec's
@@ -34,8 +35,9 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
   const { caller } = admitted;
 
   let prepared: PreparedCall;
+  let params: Record<string, unknown>;
   try {
-    const params = validateParams(operation, input.params, input.form, input.served);
+    params = validateParams(operation, input.params, input.form, input.served);
     prepared = await operation.prepare({ ...params, ...validateBody(operation, input.body, input.served) }, caller, deps);
     const maxCredits = params.max_credits as number | undefined;
     const overBudget =
@@ -58,10 +60,17 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
   const { price } = prepared;
   let metered: Metered<object>;
   try {
-    metered = await deps.credits.metered(caller, price, "call", (meter) => prepared.execute(meter), {
-      // A 404 is charged the operation's minimum; any other error nothing.
-      chargeOnError: (error) => (error instanceof ApiError && error.code === "not_found" ? price.min : 0),
-    });
+    metered = await deps.credits.metered(
+      caller,
+      price,
+      "call",
+      // A hole in the live feed inside the window makes an answer incomplete (usecases/feed/feed-coverage.ts).
+      async (meter) => withFeedGaps(await prepared.execute(meter), params, deps.feedLedger, deps.clock.now()),
+      {
+        // A 404 is charged the operation's minimum; any other error nothing.
+        chargeOnError: (error) => (error instanceof ApiError && error.code === "not_found" ? price.min : 0),
+      },
+    );
   } catch (error) {
     // Refused by a budget before anything ran.
     if (error instanceof ApiError) return refuse(caller, error, deps);

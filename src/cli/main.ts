@@ -17,6 +17,8 @@ import { createLogger } from "../shared/logger.js";
 import { keysCommand, tenantsCommand } from "./account-commands.js";
 import { PROCESS_IO, type CliIo } from "./cli-io.js";
 import { exportCommand } from "./export-command.js";
+import { feedCommand } from "./feed-command.js";
+import { feedBase, followCommand, followedKinds } from "./follow-command.js";
 import { USAGE, UsageError } from "./usage.js";
 
 // newsindex ingest | embed | serve | start | keys — the command-line contract.
@@ -60,6 +62,10 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       now: { type: "string" },
       batch: { type: "string" },
       json: { type: "boolean", default: false },
+      follow: { type: "boolean", default: false },
+      "no-translation": { type: "boolean", default: false },
+      since: { type: "string" },
+      until: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -95,7 +101,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       return 0;
     }
     case "serve": {
-      const served = await serve(createContainer(config, clockOf(values.now), { logger }), config, logger);
+      const follow = values.follow ? { base: feedBase(positionals), kinds: followedKinds(values["no-translation"]) } : undefined;
+      const served = await serve(createContainer(config, clockOf(values.now), { logger }), config, logger, follow);
       if (values.now !== undefined) io.err(`NewsIndex serving as of ${values.now} UTC (replay clock)`);
       io.serving?.(served.stop);
       return -1;
@@ -132,6 +139,15 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
         await container.close();
       }
       return 0;
+    }
+    case "follow":
+    case "feed": {
+      const container = createContainer(config, systemClock, { logger });
+      try {
+        return command === "follow" ? await followCommand(container, positionals, values) : await feedCommand(container, values);
+      } finally {
+        await container.close();
+      }
     }
     case "keys":
     case "tenants": {

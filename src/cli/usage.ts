@@ -1,6 +1,12 @@
 import { PLAN_IDS } from "../domain/plans.js";
 
 export const USAGE = `Usage:
+  newsindex serve --follow [BASE] [--no-translation] [--data-dir DIR] [--port N] [--host H]
+                   serve, and follow GDELT's feed at BASE (default http://data.gdeltproject.org/gdeltv2/)
+  newsindex follow [BASE] [--since STAMP] [--until STAMP] [--no-translation] [--data-dir DIR]
+                   one round of the follower; with --since, catch up that range from the master lists
+                   (STAMP: YYYY-MM-DD or YYYYMMDDHHMMSS), re-trying failed and missing slots
+  newsindex feed   [--json] [--data-dir DIR]   the slot ledger, and the missing and failed slots
   newsindex ingest [--data-dir DIR] FILE...     ingest GKG 2.1 files (.csv, .csv.gz, .csv.zip, BigQuery CSV)
   newsindex embed  [--data-dir DIR]               embed the articles not yet embedded (semantic ranking); resumable
   newsindex serve  [--data-dir DIR] [--port N] [--host H] [--now YYYYMMDDHHMMSS]
@@ -32,7 +38,8 @@ Environment: NEWSINDEX_DATA_DIR (default ./var), PORT (8080), HOST (127.0.0.1), 
 NEWSINDEX_ADMIN_TOKEN (enables the operator API under /admin), NEWSINDEX_WATCHES (on; off answers watch calls
 unsupported), NEWSINDEX_EMBEDDING_MODEL_DIR (another model directory of the shipped model's format),
 NEWSINDEX_EMBED_IN_SERVER (on; off leaves embedding to 'newsindex embed'), NEWSINDEX_READ_THREADS (cores, at most
-4: heavy index reads at once). See docs/operators.md.`;
+4: heavy index reads at once), NEWSINDEX_FOLLOW_POLL_SECONDS (60), NEWSINDEX_FOLLOW_ATTEMPTS (3),
+NEWSINDEX_FOLLOW_MISSING_AFTER_SECONDS (3600). See docs/operators.md.`;
 
 /** Wrong words on the command line: exit 2 with the usage. */
 export class UsageError extends Error {}

@@ -46,6 +46,12 @@ export const ConfigSchema = Type.Object({
    * the index's default (adapters/sqlite/sqlite-index-backend.ts).
    */
   readThreads: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+  /** The live follower (`serve --follow`) reads the feed's newest lists this often. */
+  followPollSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
+  /** Tries of a slot whose file does not match its listed size and md5 (or cannot be read) before it is `failed`. */
+  followAttempts: Type.Integer({ minimum: 1, maximum: 100 }),
+  /** How long a listed file may answer 404 before the live follower records its slot `missing`. */
+  followMissingAfterSeconds: Type.Integer({ minimum: 0 }),
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -73,6 +79,10 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
     ...optional("readThreads", overrides.readThreads ?? numberOrRaw(env.NEWSINDEX_READ_THREADS)),
     embedInServer: overrides.embedInServer ?? env.NEWSINDEX_EMBED_IN_SERVER !== "off",
     annMinMatches: overrides.annMinMatches ?? numberOrRaw(env.NEWSINDEX_ANN_MIN_MATCHES) ?? 20_000,
+    followPollSeconds: overrides.followPollSeconds ?? numberOrRaw(env.NEWSINDEX_FOLLOW_POLL_SECONDS) ?? 60,
+    followAttempts: overrides.followAttempts ?? numberOrRaw(env.NEWSINDEX_FOLLOW_ATTEMPTS) ?? 3,
+    followMissingAfterSeconds:
+      overrides.followMissingAfterSeconds ?? numberOrRaw(env.NEWSINDEX_FOLLOW_MISSING_AFTER_SECONDS) ?? 3600,
   };
   if (!Value.Check(ConfigSchema, raw)) {
     const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => `${e.path.slice(1) || "config"}: ${e.message}`);

@@ -17,6 +17,7 @@ import { restBodyTooLarge, sendApiError, useErrorReplies } from "./reply/error-r
 import { registerAdminRoutes } from "./admin-routes.js";
 import { buildOpenApi } from "./openapi.js";
 import { redactedUrl } from "./request-log.js";
+import { feedGapsSection } from "../usecases/feed/feed-gaps-doc.js";
 import { registerMcp } from "./mcp/register-mcp.js";
 import { malformedPath, MAX_HEAD_BYTES, replyClientError, replyRefused, unknownRoute } from "./refusals.js";
 
@@ -65,7 +66,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const keyedDocs = loadDocs(options.docsDir, KEYED_DOCS);
   for (const prefix of VERSION_PREFIXES) {
     for (const [path, file] of publicFiles) {
-      app.get(prefix + path, async (_request, reply) => reply.type(file.type).send(file.body));
+      // The completeness page ends with the live feed's holes, read from the ledger at each request.
+      const live = path === "/docs/completeness.md";
+      app.get(prefix + path, async (_request, reply) =>
+        reply.type(file.type).send(live ? file.body + (await feedGapsSection(deps.feedLedger, deps.clock.now())) : file.body),
+      );
     }
     for (const [path, file] of keyedDocs) {
       app.get(prefix + path, async (request, reply) => {

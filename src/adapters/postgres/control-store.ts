@@ -19,6 +19,7 @@ import type {
 import { toStamp } from "../../shared/timestamps.js";
 import { inTransaction, type Queryable } from "./transaction.js";
 import { PostgresWatchStore } from "./watch-store.js";
+import { PostgresFollowerLease, PostgresSlotLedger } from "./slot-ledger.js";
 
 // The control store on PostgreSQL, shared by every API replica in the scaled
 // shape: every replica reports the same figures, and admission stays exact
@@ -103,6 +104,16 @@ export class PostgresControlStore implements ControlStore {
   /** The watch store on this same pool and schema. */
   watchStore(): PostgresWatchStore {
     return new PostgresWatchStore(this.pool, this.s, this.ready);
+  }
+
+  /** The feed ledger on this same pool and schema. */
+  slotLedger(): PostgresSlotLedger {
+    return new PostgresSlotLedger(this.pool, this.s, this.ready);
+  }
+
+  /** The follower's lease: an advisory lock on a connection of its own, whatever the holder (the lock names it). */
+  followerLease(): PostgresFollowerLease {
+    return new PostgresFollowerLease(this.url, this.s);
   }
 
   async listTenants(): Promise<Tenant[]> {

@@ -5,6 +5,7 @@ import { StatementCache } from "./statement-cache.js";
 import { SqliteWatchStore } from "./watch-store.js";
 import { admitCredits, admitMessage } from "../../domain/billing/admission.js";
 import { refilledTokens, refundedTokens } from "../../domain/billing/token-bucket.js";
+import { SqliteFollowerLease, SqliteSlotLedger } from "./slot-ledger.js";
 import type { PlanId } from "../../domain/plans.js";
 import { toKey, toTenant, type KeyRow, type TenantRow } from "../control-rows.js";
 import type {
@@ -120,6 +121,16 @@ export class SqliteControlStore implements ControlStore {
   /** The watch store on this same connection (control.db). */
   watchStore(): SqliteWatchStore {
     return new SqliteWatchStore(this.db);
+  }
+
+  /** The feed ledger on this same connection (control.db). */
+  slotLedger(): SqliteSlotLedger {
+    return new SqliteSlotLedger(this.db);
+  }
+
+  /** The follower's lease in control.db, renewed at each slot; `leaseMs` long. */
+  followerLease(leaseMs: number): SqliteFollowerLease {
+    return new SqliteFollowerLease(this.db, leaseMs);
   }
 
   async listTenants(): Promise<Tenant[]> {
