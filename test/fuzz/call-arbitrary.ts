@@ -32,6 +32,9 @@ export interface Pool {
 
 const INHERITED = ["constructor", "toString", "hasOwnProperty", "valueOf", "isPrototypeOf", "toLocaleString"];
 const LOOSE_NUMBERS = ["0x10", "0b11", "0o7", "1e1", "5.0", "+5", " 5", "5 ", "", "-", "NaN", "Infinity", "1_000", "٣"];
+// "5.0" is a loose integer, but a decimal's plain text: a REST query string answers it (text is all a query
+// carries), while an MCP argument of type number must be a JSON number. Both doors agree on the rest.
+const LOOSE_DECIMALS = LOOSE_NUMBERS.filter((text) => text !== "5.0");
 const HOSTILE_TEXT = [
   "",
   " ",
@@ -136,7 +139,7 @@ function integerArbitrary(schema: TSchema): fc.Arbitrary<Value> {
     { weight: schema.type === "number" ? 2 : 0, arbitrary: fc.double({ min, max, noNaN: true, noDefaultInfinity: true }) },
     { weight: 2, arbitrary: fc.constantFrom(min - 1, max + 1, -1, 2 ** 31, Number.MAX_SAFE_INTEGER + 2) },
     { weight: 1, arbitrary: fc.double({ min: -10, max: 200, noNaN: true, noDefaultInfinity: true }) },
-    { weight: 2, arbitrary: fc.constantFrom(...LOOSE_NUMBERS) },
+    { weight: 2, arbitrary: fc.constantFrom(...(schema.type === "number" ? LOOSE_DECIMALS : LOOSE_NUMBERS)) },
   );
 }
 

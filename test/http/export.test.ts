@@ -247,7 +247,11 @@ describe("GET /export", () => {
     const openapi = await json<{ paths: Record<string, { get?: { responses: Record<string, { content: object }> } }> }>(
       await server.get("/openapi.json", null),
     );
-    expect(Object.keys(openapi.paths["/export"]?.get?.responses["200"]?.content ?? {})).toEqual(["application/x-ndjson"]);
+    // The lines, or with estimate=true the price preview (JSON), like every operation's 200.
+    expect(Object.keys(openapi.paths["/export"]?.get?.responses["200"]?.content ?? {})).toEqual([
+      "application/x-ndjson",
+      "application/json",
+    ]);
     expect(await (await server.get("/docs/completeness.md", null)).text()).toContain("/export");
     expect(await (await server.get("/docs/mcp.md")).text()).toContain("/export");
   });
