@@ -14,7 +14,10 @@ export function endpointsTaking(name: string, operation: Operation, served: read
         (Object.hasOwn(other.params.properties, name) ||
           (other.body !== undefined && Object.hasOwn(other.body.properties, name))),
     )
-    .map((other) => `${other.method === "GET" ? "" : `${other.method} `}${other.path} (${other.tool})`);
+    .map(
+      (other) =>
+        `${other.method === "GET" ? "" : `${other.method} `}${other.path}${other.tool === undefined ? "" : ` (${other.tool})`}`,
+    );
 }
 
 /** "a", "a and b", "a, b and c". */

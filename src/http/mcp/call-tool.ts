@@ -62,7 +62,7 @@ async function outcomeOf(
 ): Promise<CallOutcome> {
   let input: ReturnType<typeof toOperationInput>;
   try {
-    input = toOperationInput(operation, args);
+    input = toOperationInput(operation, args, catalog.operations);
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
     // An MCP-shaped argument was malformed; the spec's order still puts the key and suspension first.

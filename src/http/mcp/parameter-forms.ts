@@ -4,6 +4,7 @@ import type { Operation } from "../../app/operation.js";
 import { packSignalClauses, SIGNAL_CLAUSES_EXPECTED, SignalClauses } from "../../schemas/signal-clauses.js";
 import type { CallInput } from "../../app/run-operation.js";
 import { ApiError, invalidParameter } from "../../shared/api-error.js";
+import { endpointsTaking, inWords } from "../../app/taken-elsewhere.js";
 import { closestName } from "../../shared/closest-name.js";
 import { quoteName, quoteValue } from "../../shared/quote.js";
 
@@ -49,6 +50,7 @@ export function mcpParameterSchema(name: string, declared: TSchema): TSchema {
 export function toOperationInput(
   operation: Operation,
   args: Record<string, unknown>,
+  served: readonly Operation[] = [],
   forms: Readonly<Record<string, McpParameterForm>> = MCP_PARAMETER_FORMS,
 ): Pick<CallInput, "params" | "body"> {
   const declared = operation.params.properties as Record<string, TSchema>;
@@ -61,7 +63,7 @@ export function toOperationInput(
       body[name] = value;
       continue;
     }
-    if (!Object.hasOwn(declared, name)) throw unknownArgument(operation, name);
+    if (!Object.hasOwn(declared, name)) throw unknownArgument(operation, name, served);
     const form = Object.hasOwn(forms, name) ? forms[name] : undefined;
     if (form === undefined || value === undefined) {
       params[name] = value;
@@ -101,13 +103,16 @@ export function keepProtoArguments(body: unknown): void {
   }
 }
 
-function unknownArgument(operation: Operation, given: string): ApiError {
+function unknownArgument(operation: Operation, given: string, served: readonly Operation[]): ApiError {
   const name = given === PROTO_ARGUMENT ? "__proto__" : given;
   const names = [...Object.keys(operation.params.properties), ...Object.keys(operation.body?.properties ?? {})];
   const suggestion = closestName(name, names);
+  // A name another tool takes was most likely meant for it: said first, as REST says it (app/taken-elsewhere.ts).
+  const homes = endpointsTaking(name, operation, served);
+  const taken = homes.length > 0 ? ` It is taken by ${inWords(homes)}.` : "";
   return new ApiError(
     "unknown_parameter",
-    `The tool ${operation.tool} does not take the argument ${quoteName(name)}. Did you mean '${suggestion}'? Arguments: ${names.join(", ")}.`,
+    `The tool ${operation.tool} does not take the argument ${quoteName(name)}.${taken} Did you mean '${suggestion}'? Arguments: ${names.join(", ")}.`,
     { parameter: name.slice(0, 100), suggestion },
   );
 }
