@@ -20,7 +20,8 @@ afterAll(async () => {
 describe("64 concurrent clients on one tenant", () => {
   it("end with credits_used equal to the credits charged, and no call admitted beyond the budget", async () => {
     const { key } = await server.container.accounts.issueKey("hammered", "build");
-    const paths = ["/search?q=police", "/search?offset=2500&limit=5", "/doc/20160101020000-1", "/search?language=fra"];
+    // No /doc here: the build plan's reach, on the real clock, does not reach the sample's articles (a 400 by id).
+    const paths = ["/search?q=police", "/search?offset=2500&limit=5", "/top-headlines?limit=5", "/search?language=fra"];
     const started = Date.now();
     let charged = 0;
     const statuses = new Map<number, number>();
