@@ -7,6 +7,9 @@ import { UnfinishedReporter } from "./test/support/unfinished-reporter.js";
 export default defineConfig({
   test: {
     pool: "forks",
+    // Two test files at once on two cores (Vitest's default leaves one core idle): integration files spend
+    // most of their time waiting on servers and child processes, not computing.
+    maxWorkers: 2,
     // Timeouts catch a hang, not slowness: on two busy cores a correct test must not fail (speed is measured in bench/).
     testTimeout: 120_000,
     hookTimeout: 300_000,
