@@ -6,24 +6,15 @@ import type { SlotEntry } from "../ports/slot-ledger.js";
 export const SLOT_COLUMNS =
   "slot, kind, status, bytes, md5, url, md5_verified, records, attempts, last_error, first_seen_at, updated_at, ingested_at, next_attempt_at";
 
-export interface SlotRow {
-  slot: string;
+/** A SlotEntry as the drivers return it: enums as text, and two columns each driver types its own way. */
+export type SlotRow = Omit<SlotEntry, "kind" | "status" | "bytes" | "md5_verified"> & {
   kind: string;
   status: string;
   /** PostgreSQL BIGINT arrives as a string. */
   bytes: number | string | null;
-  md5: string | null;
-  url: string | null;
   /** SQLite stores 0/1; PostgreSQL a boolean. */
   md5_verified: number | boolean;
-  records: number | null;
-  attempts: number;
-  last_error: string | null;
-  first_seen_at: string;
-  updated_at: string;
-  ingested_at: string | null;
-  next_attempt_at: string | null;
-}
+};
 
 export function toSlotEntry(row: SlotRow): SlotEntry {
   return {

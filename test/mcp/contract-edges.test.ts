@@ -1,7 +1,6 @@
-import { ProtocolError } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
-import { connectClient, postRaw, type Connected } from "./mcp-client.js";
+import { connectClient, toolRefusal, postRaw, type Connected } from "./mcp-client.js";
 
 // The MCP door at its edges, with the official SDK client where a client
 // library can send it and raw JSON-RPC where it would not: deep arguments,
@@ -24,14 +23,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function refusal(name: string, args: Body): Promise<{ code: number; message: string; data: Body }> {
-  const error = await connected.client.callTool({ name, arguments: args }).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, name).toBeInstanceOf(ProtocolError);
-  const { code, message, data } = error as ProtocolError;
-  return { code, message, data: data as Body };
+function refusal(name: string, args: Body): ReturnType<typeof toolRefusal> {
+  return toolRefusal(connected, name, args);
 }
 
 async function creditsUsed(): Promise<number> {

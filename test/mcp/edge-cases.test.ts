@@ -1,7 +1,6 @@
-import { ProtocolError } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
-import { connectClient, type Connected } from "./mcp-client.js";
+import { connectClient, toolRefusal, type Connected } from "./mcp-client.js";
 
 // The MCP side of issue 18's defects, with the official SDK client:
 // inherited object names as arguments, previews of account_status, typed
@@ -22,14 +21,8 @@ afterAll(async () => {
   await server?.close();
 });
 
-async function refusal(name: string, args: Body): Promise<{ code: number; message: string; data: Body }> {
-  const error = await connected.client.callTool({ name, arguments: args }).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, JSON.stringify(args)).toBeInstanceOf(ProtocolError);
-  const { code, message, data } = error as ProtocolError;
-  return { code, message, data: data as Body };
+function refusal(name: string, args: Body): ReturnType<typeof toolRefusal> {
+  return toolRefusal(connected, name, args);
 }
 
 async function creditsUsed(): Promise<number> {

@@ -1,4 +1,5 @@
-import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { Client, ProtocolError, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { expect } from "vitest";
 import { Agent, fetch as undiciFetch, type RequestInit as UndiciRequestInit } from "undici";
 import type { TestServer } from "../support/test-server.js";
 
@@ -84,4 +85,19 @@ export function postRaw(
     },
     body,
   });
+}
+
+/** A tools/call the server refuses at the protocol level (-326xx): its JSON-RPC code, message and data. */
+export async function toolRefusal(
+  connected: Connected,
+  name: string,
+  args: Record<string, unknown>,
+): Promise<{ code: number; message: string; data: Record<string, unknown> }> {
+  const error = await connected.client.callTool({ name, arguments: args }).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error, `${name} ${JSON.stringify(args)}`).toBeInstanceOf(ProtocolError);
+  const { code, message, data } = error as ProtocolError;
+  return { code, message, data: data as Record<string, unknown> };
 }
