@@ -126,6 +126,11 @@ export function defineOperation<S extends TObject, B extends TObject = TObject<{
   };
 }
 
+/** What an operation's calls are counted under in the per-day usage counters: its REST route, `GET /search`. */
+export function usageName(operation: Pick<Operation, "method" | "path">): string {
+  return `${operation.method} ${operation.path}`;
+}
+
 /** The operations served as MCP tools: a tool result is one JSON value, never a stream. */
 export function toolOperations(operations: readonly Operation[]): Array<Operation & { tool: string }> {
   return operations.filter((op): op is Operation & { tool: string } => op.tool !== undefined && op.stream === undefined);

@@ -182,7 +182,7 @@ describe("webhook delivery", () => {
       min: 0,
       max: PLANS.free.credits_limit - (await creditsUsed(free)),
       breakdown: [],
-    });
+    }, "watch runs");
     expect(hold).toBeDefined();
     // The run does not fit in what is left this month: paused_credits, nothing recorded, nothing charged.
     expect((await jobs().runner.runDue()).find((r) => r.watch_id === id)).toMatchObject({ outcome: "paused_credits" });
@@ -200,7 +200,7 @@ describe("webhook delivery", () => {
       min: 0,
       max: PLANS.free.credits_limit - (await creditsUsed(free)),
       breakdown: [],
-    });
+    }, "watch runs");
     expect(await jobs().deliverer.deliverDue()).toEqual([expect.objectContaining({ outcome: "held_credits" })]);
     expect(receiver.requests).toHaveLength(0);
     clock.advance(59 * MINUTE);
@@ -228,7 +228,7 @@ describe("webhook delivery", () => {
       min: 0,
       max: PLANS.free.credits_limit - used,
       breakdown: [],
-    });
+    }, "watch runs");
     expect(await jobs().deliverer.deliverDue()).toEqual([expect.objectContaining({ outcome: "held_credits" })]);
     clock.advance(7 * 24 * 60 * MINUTE);
     expect(await jobs().deliverer.deliverDue()).toEqual([expect.objectContaining({ outcome: "failed" })]);

@@ -80,6 +80,7 @@ export class WatchRunner {
     }
     let report: RunReport | undefined;
     const metered = await this.deps.credits.metered(caller, call.price, "job", (meter) => call.execute(meter), {
+      operation: "watch runs",
       // The run is recorded before it is charged: a crash in between leaves it uncharged, never charged twice.
       beforeSettle: async (outcome) => {
         if (!outcome.ok) this.logger.warn({ watch_id: watch.id, err: outcome.error }, "watch run failed");

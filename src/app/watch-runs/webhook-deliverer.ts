@@ -103,7 +103,7 @@ export class WebhookDeliverer {
       } catch (thrown) {
         return thrown instanceof Error ? thrown.message : "delivery failed";
       }
-    });
+    }, { operation: "webhook deliveries" });
     if (metered === undefined) return { outcome: "held_credits", nextAttemptMs: nowMs + WATCH_LIMITS.heldRetryMs };
     const error = metered.ok ? metered.value : metered.error instanceof Error ? metered.error.message : "delivery failed";
     if (error === undefined) return { outcome: "delivered", attempts: attempt };
