@@ -170,7 +170,7 @@ async function startInProcess(dataDir: string): Promise<{ total: number; printed
   const stdout: string[] = [];
   let stop: (() => Promise<void>) | undefined;
   const code = await run(["start", "--data-dir", dataDir, "--port", String(port)], {
-    env: { ...process.env, LOG_LEVEL: "silent", NEWSINDEX_EMBED_IN_SERVER: "off" },
+    env: { ...process.env, LOG_LEVEL: "silent", NEWSINDEX_EMBED_IN_SERVER: "off", NEWSINDEX_CONSOLE_PORT: "0" },
     out: (text) => stdout.push(text),
     err: () => undefined,
     serving: (stopServing) => (stop = stopServing),
@@ -195,7 +195,7 @@ async function startAndQuery(
   const port = await freePort();
   const child = spawn(process.execPath, [...CLI, "start", "--data-dir", dataDir, "--port", String(port)], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: "silent" },
+    env: { ...process.env, LOG_LEVEL: "silent", NEWSINDEX_CONSOLE_PORT: "0" },
   });
   let stdout = "";
   let stderr = "";

@@ -91,4 +91,3 @@ export function toSession(row: SessionRow): ConsoleSession {
 export function toUsageDay(row: UsageRow): UsageDay {
   return { day: row.day, operation: row.operation, calls: Number(row.calls), credits: Number(row.credits) };
 }
-

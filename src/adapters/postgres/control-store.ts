@@ -202,10 +202,7 @@ export class PostgresControlStore implements ControlStore {
 
   async findKey(keyId: string): Promise<ApiKeyRecord | undefined> {
     await this.ready;
-    const { rows } = await this.pool.query<KeyRow>(
-      `SELECT ${KEY_COLUMNS} FROM ${this.s}.api_keys WHERE key_id = $1`,
-      [keyId],
-    );
+    const { rows } = await this.pool.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM ${this.s}.api_keys WHERE key_id = $1`, [keyId]);
     return rows[0] && toKey(rows[0]);
   }
 

@@ -247,9 +247,7 @@ export class SqliteControlStore implements ControlStore {
   }
 
   async findKey(keyId: string): Promise<ApiKeyRecord | undefined> {
-    const row = this.statements
-      .get(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_id = ?`)
-      .get(keyId) as KeyRow | undefined;
+    const row = this.statements.get(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_id = ?`).get(keyId) as KeyRow | undefined;
     return row && toKey(row);
   }
 
@@ -366,8 +364,7 @@ export class SqliteControlStore implements ControlStore {
 
   async findUser(email: string): Promise<{ user: ConsoleUser; password_hash: string } | undefined> {
     const row = this.statements.get("SELECT * FROM console_users WHERE email = ?").get(email.toLowerCase()) as
-      | (UserRow & { password_hash: string })
-      | undefined;
+      (UserRow & { password_hash: string }) | undefined;
     return row && { user: toUser(row), password_hash: row.password_hash };
   }
 
@@ -397,8 +394,7 @@ export class SqliteControlStore implements ControlStore {
 
   async findSession(sessionHash: string): Promise<ConsoleSession | undefined> {
     const row = this.statements.get("SELECT * FROM console_sessions WHERE session_hash = ?").get(sessionHash) as
-      | SessionRow
-      | undefined;
+      SessionRow | undefined;
     return row && toSession(row);
   }
 
