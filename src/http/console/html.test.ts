@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { html, jsonBlock } from "./html.js";
+import { html } from "./html.js";
+
+// The markup below is compared to the character: kept as written, not formatted.
 
 describe("html", () => {
   it("escapes interpolated text and attributes, not fragments built by html", () => {
@@ -8,22 +10,14 @@ describe("html", () => {
     expect(row.text).toBe(
       '<td title="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;">&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;&#39;</td>',
     );
-    expect(
-      html`<tr>
-        ${row}
-      </tr>`.text,
-    ).toBe(`<tr>${row.text}</tr>`);
+    // prettier-ignore
+    const table = html`<tr>${row}</tr>`;
+    expect(table.text).toBe(`<tr>${row.text}</tr>`);
   });
 
   it("joins lists and drops empty values", () => {
-    expect(
-      html`<ul>
-        ${["a<", "b"].map((x) => html`<li>${x}</li>`)}${undefined}${false}${null}${0}
-      </ul>`.text,
-    ).toBe("<ul><li>a&lt;</li><li>b</li>0</ul>");
-  });
-
-  it("keeps a JSON block from closing its script element", () => {
-    expect(jsonBlock({ a: "</script><b>" }).text).toBe('{"a":"\\u003c/script>\\u003cb>"}');
+    // prettier-ignore
+    const list = html`<ul>${["a<", "b"].map((x) => html`<li>${x}</li>`)}${undefined}${false}${null}${0}</ul>`;
+    expect(list.text).toBe("<ul><li>a&lt;</li><li>b</li>0</ul>");
   });
 });

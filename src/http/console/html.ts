@@ -31,8 +31,3 @@ export function html(strings: TemplateStringsArray, ...values: Interpolated[]): 
   });
   return new Html(out);
 }
-
-/** JSON for a `<script type="application/json">` block: `<` escaped so no text ends the block early. */
-export function jsonBlock(value: unknown): Html {
-  return new Html(JSON.stringify(value).replace(/</g, "\\u003c"));
-}

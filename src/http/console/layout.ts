@@ -1,9 +1,11 @@
 import type { Viewer } from "../../usecases/console/console-sessions.js";
-import { html, type Html } from "./html.js";
+import { html, type Html, type Interpolated } from "./html.js";
 
 // The page shell: navigation by role, who is signed in, sign-out, and the
 // scripts every page loads, from this origin: htmx boosts links and forms
-// (only the body is swapped, so the chart's scripts load on every page).
+// (only the body is swapped, so the chart's scripts load on every page). Its
+// history cache is off: it would keep pages, a new key's among them, in
+// sessionStorage; going back reloads from the server instead.
 
 export interface Page {
   title: string;
@@ -30,9 +32,10 @@ export function layout(page: Page, viewer: Viewer | undefined): Html {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta
           name="htmx-config"
-          content='{"includeIndicatorStyles":false,"allowScriptTags":false,"responseHandling":[{"code":"204","swap":false},{"code":"...","swap":true}]}'
+          content='{"includeIndicatorStyles":false,"allowScriptTags":false,"historyCacheSize":0,"refreshOnHistoryMiss":true,"responseHandling":[{"code":"204","swap":false},{"code":"...","swap":true}]}'
         />
         <title>${page.title} · NewsIndex console</title>
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/assets/uPlot.min.css" />
         <link rel="stylesheet" href="/assets/console.css" />
         <script src="/assets/htmx.min.js" defer></script>
@@ -85,4 +88,29 @@ export function message(kind: "error" | "notice", text: string | undefined): Htm
 /** The hidden field every state-changing form carries. */
 export function csrfField(viewer: Viewer): Html {
   return html`<input type="hidden" name="_csrf" value="${viewer.session.csrf_token}" />`;
+}
+
+export interface Figure {
+  label: string;
+  value: Interpolated;
+  /** For a figure tests and scripts read. */
+  id?: string;
+}
+
+/** Named figures as a two-column table: each value's row header is its name, read with it by assistive technology. */
+export function figures(caption: string, rows: readonly Figure[]): Html {
+  return html`<table class="figures">
+    <caption class="hint">
+      ${caption}
+    </caption>
+    <tbody>
+      ${rows.map(
+        (r) =>
+          html`<tr>
+            <th scope="row">${r.label}</th>
+            <td ${r.id ? html`id="${r.id}"` : ""}>${r.value}</td>
+          </tr>`,
+      )}
+    </tbody>
+  </table>`;
 }

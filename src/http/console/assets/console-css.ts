@@ -21,8 +21,9 @@ h1 { font-size: 24px; margin: 8px 0 16px; }
 h2 { font-size: 18px; margin: 24px 0 8px; }
 form.panel, section.panel { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: 12px 16px; margin: 12px 0; }
 .fields { display: flex; flex-wrap: wrap; gap: 12px 16px; align-items: flex-end; }
-label { display: flex; flex-direction: column; font-weight: 600; font-size: 14px; gap: 4px; }
-label small, .hint { font-weight: 400; color: var(--muted); font-size: 13px; }
+.field { display: flex; flex-direction: column; gap: 4px; max-width: 320px; }
+label { font-weight: 600; font-size: 14px; }
+.field small, .hint { font-weight: 400; color: var(--muted); font-size: 13px; }
 input, select, button, textarea { font: inherit; padding: 6px 8px; border: 1px solid #6b7785; border-radius: 4px; background: #fff; color: var(--ink); }
 button { background: var(--accent); color: #fff; border-color: var(--accent); cursor: pointer; font-weight: 600; }
 button.danger { background: var(--danger); border-color: var(--danger); }
@@ -31,7 +32,7 @@ table { border-collapse: collapse; width: 100%; margin: 8px 0; font-size: 14px; 
 th, td { text-align: left; padding: 6px 8px; border-bottom: 1px solid var(--line); vertical-align: top; }
 th { background: var(--panel); }
 td form { display: inline-flex; gap: 6px; align-items: flex-end; margin: 0 4px 0 0; }
-td label { font-size: 12px; }
+td label { font-size: 12px; align-self: center; }
 td input[type="number"] { width: 6em; }
 .alert { border-left: 4px solid var(--danger); background: #fbeaea; padding: 8px 12px; margin: 12px 0; }
 .notice { border-left: 4px solid var(--ok); background: #e9f5ec; padding: 8px 12px; margin: 12px 0; }
@@ -41,6 +42,9 @@ pre { background: var(--panel); border: 1px solid var(--line); padding: 8px; ove
 dl.figures { display: grid; grid-template-columns: max-content 1fr; gap: 4px 16px; }
 dl.figures dt { font-weight: 600; }
 dl.figures dd { margin: 0; }
+table.figures { width: auto; min-width: 360px; }
+table.figures th { background: transparent; padding-right: 24px; }
+table.figures caption { text-align: left; }
 .chart { margin: 12px 0; }
 .results li { margin: 6px 0; }
 .meta { color: var(--muted); font-size: 13px; }

@@ -1,5 +1,6 @@
 // The usage page's client script: draws the two uPlot charts (credits and
-// calls per day, one line per operation) from the JSON block the page carries.
+// calls per day, one line per operation) from the JSON the page carries in a
+// data attribute (htmx swaps pages without their script elements).
 // Served from the console's origin like uPlot itself; no inline script.
 
 export const USAGE_CHART_JS = `
@@ -8,7 +9,7 @@ export const USAGE_CHART_JS = `
   var block = document.getElementById("usage-data");
   if (!block || typeof uPlot === "undefined" || block.dataset.drawn) return;
   block.dataset.drawn = "yes";
-  var usage = JSON.parse(block.textContent);
+  var usage = JSON.parse(block.dataset.usage);
   var palette = ["#0b5cad", "#a4161a", "#1e6b33", "#7a4b00", "#5a2a82", "#00697a", "#8a2b5c", "#3d4b5c"];
   var xs = usage.days.map(function (d) {
     return Date.UTC(+d.slice(0, 4), +d.slice(4, 6) - 1, +d.slice(6, 8)) / 1000;

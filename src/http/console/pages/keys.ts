@@ -66,8 +66,9 @@ async function show(ctx: Ctx, state: KeysState): Promise<Page> {
     body: html`${message("error", state.error)}${message("notice", state.notice)}
       ${
         state.newKey
-          ? html`<section class="panel">
-              <label>New key <input class="secret" type="text" readonly value="${state.newKey}" autocomplete="off" /></label>
+          ? html`<section class="panel" hx-history="false">
+              <label for="new-key">New key</label>
+              <input id="new-key" class="secret" type="text" readonly value="${state.newKey}" autocomplete="off" />
               <p class="hint">
                 Copy it now: it is shown this once, and only its hash is kept. Keep it on a server, never in a browser.
               </p>
@@ -80,19 +81,28 @@ async function show(ctx: Ctx, state: KeysState): Promise<Page> {
         <div class="fields">
           ${
             operator
-              ? html`<label
-                  >Tenant
-                  <select name="tenant" required>
+              ? html`<div class="field">
+                  <label for="key-tenant">Tenant</label>
+                  <select id="key-tenant" name="tenant" required>
                     ${tenants.map((t) => html`<option>${t.name}</option>`)}
-                  </select></label
-                >`
+                  </select>
+                </div>`
               : ""
           }
-          <label
-            >Expires in (hours)
-            <input type="number" name="ttl_hours" min="0" max="${MAX_TTL_HOURS}" step="any" inputmode="decimal" />
-            <small>Empty: no expiry; at most ${MAX_TTL_HOURS}.</small></label
-          >
+          <div class="field">
+            <label for="ttl-hours">Expires in (hours)</label>
+            <input
+              id="ttl-hours"
+              type="number"
+              name="ttl_hours"
+              min="0"
+              max="${MAX_TTL_HOURS}"
+              step="any"
+              inputmode="decimal"
+              aria-describedby="ttl-hint"
+            />
+            <small id="ttl-hint">Empty: no expiry; at most ${MAX_TTL_HOURS}.</small>
+          </div>
           <button type="submit">Create key</button>
         </div>
       </form>
@@ -126,16 +136,16 @@ async function show(ctx: Ctx, state: KeysState): Promise<Page> {
                     status(k) === "active"
                       ? html`<form method="post" action="/keys/rotate">
                             ${csrf}<input type="hidden" name="key_id" value="${k.key_id}" />
-                            <label
-                              >Grace (minutes)
-                              <input
-                                type="number"
-                                name="grace_minutes"
-                                min="0"
-                                max="${MAX_GRACE_MINUTES}"
-                                step="1"
-                                value="${DEFAULT_GRACE_MINUTES}"
-                            /></label>
+                            <label for="grace-${k.key_id}">Grace (minutes)</label>
+                            <input
+                              id="grace-${k.key_id}"
+                              type="number"
+                              name="grace_minutes"
+                              min="0"
+                              max="${MAX_GRACE_MINUTES}"
+                              step="1"
+                              value="${DEFAULT_GRACE_MINUTES}"
+                            />
                             <button type="submit" class="plain">Rotate</button>
                           </form>
                           <form method="post" action="/keys/revoke">

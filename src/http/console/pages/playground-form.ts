@@ -39,18 +39,20 @@ export function playgroundFields(operations: readonly Operation[]): PlaygroundFi
 /** One field as a labelled control: a select for a set of values, a number input for a number, else text. */
 export function fieldControl(field: PlaygroundField, value: string | undefined): Html {
   const { schema } = field;
+  const id = `param-${field.name}`;
   const hintId = `hint-${field.name}`;
   const hint = typeof schema.description === "string" ? firstSentence(schema.description) : "";
   const choices = choicesOf(schema);
   let control: Html;
   if (choices) {
     const chosen = value ?? (typeof schema.default === "string" ? schema.default : "");
-    control = html`<select name="${field.name}" aria-describedby="${hintId}">
+    control = html`<select id="${id}" name="${field.name}" aria-describedby="${hintId}">
       ${schema.default === undefined ? html`<option value="">(any)</option>` : ""}
       ${choices.map((c) => html`<option ${c === chosen ? html`selected` : ""}>${c}</option>`)}
     </select>`;
   } else if (schema.type === "integer" || schema.type === "number") {
     control = html`<input
+      id="${id}"
       type="number"
       name="${field.name}"
       value="${value ?? ""}"
@@ -62,6 +64,7 @@ export function fieldControl(field: PlaygroundField, value: string | undefined):
     />`;
   } else {
     control = html`<input
+      id="${id}"
       type="text"
       name="${field.name}"
       value="${value ?? ""}"
@@ -69,7 +72,7 @@ export function fieldControl(field: PlaygroundField, value: string | undefined):
       aria-describedby="${hintId}"
     />`;
   }
-  return html`<label>${field.label} ${control}<small id="${hintId}">${hint}</small></label>`;
+  return html`<div class="field"><label for="${id}">${field.label}</label>${control}<small id="${hintId}">${hint}</small></div>`;
 }
 
 function choicesOf(schema: TSchema): string[] | undefined {
@@ -82,9 +85,10 @@ function bound(attribute: string, value: unknown): Html {
   return typeof value === "number" ? html`${attribute}="${value}"` : html``;
 }
 
-/** The declaration's first sentence, without Markdown's backticks: a hint, not the reference. */
+/** The declaration without Markdown's backticks, or its first sentence when long: a hint, not the reference. */
 function firstSentence(text: string): string {
   const plain = text.replaceAll("`", "");
+  if (plain.length <= 140) return plain;
   const end = plain.search(/\.\s/);
   return end === -1 ? plain : plain.slice(0, end + 1);
 }

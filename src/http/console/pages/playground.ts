@@ -5,7 +5,7 @@ import type { ConsoleRoutes } from "../console-app.js";
 import { field, isOperator, queryField, tenantInView, type Ctx, type FormState } from "../console-context.js";
 import { formatCount, formatStamp, safeLink } from "../format.js";
 import { html, type Html } from "../html.js";
-import { csrfField, message, type Page } from "../layout.js";
+import { csrfField, figures, message, type Figure, type Page } from "../layout.js";
 import { tenantCaller } from "./tenant-caller.js";
 import { fieldControl, playgroundFields, playgroundOperations } from "./playground-form.js";
 
@@ -70,25 +70,25 @@ async function show(ctx: Ctx, state: PlaygroundState, ran?: Tenant): Promise<Pag
         <div class="fields">
           ${
             operator
-              ? html`<label
-                  >Tenant
-                  <select name="tenant">
+              ? html`<div class="field">
+                  <label for="run-tenant">Tenant</label>
+                  <select id="run-tenant" name="tenant">
                     ${tenants.map((t) => html`<option ${t.id === tenant?.id ? html`selected` : ""}>${t.name}</option>`)}
-                  </select></label
-                >`
+                  </select>
+                </div>`
               : ""
           }
-          <label
-            >Endpoint
-            <select name="endpoint">
+          <div class="field">
+            <label for="run-endpoint">Endpoint</label>
+            <select id="run-endpoint" name="endpoint">
               ${runs.map(
                 (op) =>
                   html`<option value="${op.path}" ${op.path === state.path ? html`selected` : ""}>
                     ${op.method} ${op.path}
                   </option>`,
               )}
-            </select></label
-          >
+            </select>
+          </div>
         </div>
         <div class="fields">${fields.map((f) => fieldControl(f, values[f.name]))}</div>
         <p>
@@ -105,28 +105,33 @@ async function show(ctx: Ctx, state: PlaygroundState, ran?: Tenant): Promise<Pag
 function runSection(state: PlaygroundState): Html {
   const { outcome } = state;
   if (!outcome) return html`<section id="run" aria-live="polite">${message("error", state.error)}</section>`;
-  const charged = html`<dl class="figures">
-    <dt id="charged-label">Credits charged</dt>
-    <dd aria-labelledby="charged-label" id="credits-charged">${outcome.credits_charged}</dd>
-  </dl>`;
+  const charged: Figure = { label: "Credits charged", value: outcome.credits_charged, id: "credits-charged" };
   if (!outcome.ok) {
-    return html`<section id="run" aria-live="polite"><h2>Result</h2>
-<div class="alert" role="alert"><strong>${outcome.error.code}</strong> (${outcome.error.status}): ${outcome.error.detail}</div>
-${charged}</dl>
-${curlBlock(state.curl)}</section>`;
+    return html`<section id="run" aria-live="polite">
+      <h2>Result</h2>
+      <div class="alert" role="alert">
+        <strong>${outcome.error.code}</strong> (${outcome.error.status}): ${outcome.error.detail}
+      </div>
+      ${figures("The call", [charged])} ${curlBlock(state.curl)}
+    </section>`;
   }
   const body = outcome.body;
   const items = (Array.isArray(body.results) ? body.results : Array.isArray(body.stories) ? body.stories : []) as Array<
     Record<string, unknown>
   >;
-  return html`<section id="run" aria-live="polite"><h2>Result</h2>
-${charged}
-<dt>Total</dt><dd id="total">${formatCount(Number(body.total ?? 0))} (${String(body.total_relation ?? "")})</dd>
-<dt>Coverage</dt><dd id="coverage">${String(body.coverage ?? "")}</dd>
-<dt>Partial</dt><dd id="partial">${body.partial === true ? "yes: part of the index could not be read" : "no"}</dd>
-</dl>
-${curlBlock(state.curl)}
-<ol class="results">${items.map((item) => resultItem(item))}</ol></section>`;
+  return html`<section id="run" aria-live="polite">
+    <h2>Result</h2>
+    ${figures("The call", [
+      charged,
+      { label: "Total", value: `${formatCount(Number(body.total ?? 0))} (${String(body.total_relation ?? "")})`, id: "total" },
+      { label: "Coverage", value: String(body.coverage ?? ""), id: "coverage" },
+      { label: "Partial", value: body.partial === true ? "yes: part of the index could not be read" : "no", id: "partial" },
+    ])}
+    ${curlBlock(state.curl)}
+    <ol class="results">
+      ${items.map((item) => resultItem(item))}
+    </ol>
+  </section>`;
 }
 
 function resultItem(item: Record<string, unknown>): Html {

@@ -77,8 +77,13 @@ function userForm(error: string | undefined): Page {
     body: html`${message("error", error)}
       <form class="panel" method="post" action="/sign-in">
         <div class="fields">
-          <label>Email <input type="email" name="email" autocomplete="username" required /></label>
-          <label>Password <input type="password" name="password" autocomplete="current-password" required /></label>
+          <div class="field">
+            <label for="email">Email</label><input id="email" type="email" name="email" autocomplete="username" required />
+          </div>
+          <div class="field">
+            <label for="password">Password</label
+            ><input id="password" type="password" name="password" autocomplete="current-password" required />
+          </div>
           <button type="submit">Sign in</button>
         </div>
       </form>
@@ -93,7 +98,9 @@ function operatorForm(error: string | undefined, options: ConsoleOptions): Page 
       ${options.operatorToken === undefined ? html`<p role="alert">No operator token is set on this server (NEWSINDEX_ADMIN_TOKEN).</p>` : ""}
       <form class="panel" method="post" action="/sign-in/operator">
         <div class="fields">
-          <label>Operator token <input type="password" name="token" autocomplete="off" required /></label>
+          <div class="field">
+            <label for="token">Operator token</label><input id="token" type="password" name="token" autocomplete="off" required />
+          </div>
           <button type="submit">Sign in</button>
         </div>
       </form>

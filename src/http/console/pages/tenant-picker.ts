@@ -8,12 +8,12 @@ export async function tenantPicker(ctx: Ctx, action: string, selected: Tenant | 
   const tenants = await ctx.deps.accounts.listTenants();
   return html`<form class="panel" method="get" action="${action}" aria-label="Choose a tenant">
     <div class="fields">
-      <label
-        >Tenant
-        <select name="tenant">
+      <div class="field">
+        <label for="view-tenant">Tenant</label>
+        <select id="view-tenant" name="tenant">
           ${tenants.map((t) => html`<option ${t.id === selected?.id ? html`selected` : ""}>${t.name}</option>`)}
-        </select></label
-      >
+        </select>
+      </div>
       <button type="submit" class="plain">Show</button>
     </div>
   </form>`;

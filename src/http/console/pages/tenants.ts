@@ -58,8 +58,9 @@ async function show(ctx: Ctx, state: TenantsState): Promise<Page> {
     body: html`${message("error", state.error)}${message("notice", state.notice)}
       ${
         state.password
-          ? html`<section class="panel">
-              <label>One-time password <input class="secret" type="text" readonly value="${state.password.value}" /></label>
+          ? html`<section class="panel" hx-history="false">
+              <label for="one-time-password">One-time password</label>
+              <input id="one-time-password" class="secret" type="text" readonly value="${state.password.value}" />
               <p class="hint">Give it to ${state.password.email}; it is shown this once and only its hash is kept.</p>
             </section>`
           : ""
@@ -68,8 +69,10 @@ async function show(ctx: Ctx, state: TenantsState): Promise<Page> {
         ${csrf}
         <h2>New tenant</h2>
         <div class="fields">
-          <label>Name <input name="name" required maxlength="200" /></label>
-          <label>Plan ${planSelect(undefined)}</label>
+          <div class="field">
+            <label for="tenant-name">Name</label><input id="tenant-name" name="name" required maxlength="200" />
+          </div>
+          <div class="field"><label for="tenant-plan">Plan</label>${planSelect(undefined, { id: "tenant-plan" })}</div>
           <button type="submit">Create tenant</button>
         </div>
       </form>
@@ -94,7 +97,7 @@ async function show(ctx: Ctx, state: TenantsState): Promise<Page> {
                 <td>
                   <form method="post" action="/tenants/plan">
                     ${csrf}<input type="hidden" name="tenant" value="${t.name}" />
-                    ${planSelect(t.plan, `Plan of ${t.name}`)}<button type="submit" class="plain">Change plan</button>
+                    ${planSelect(t.plan, { label: `Plan of ${t.name}` })}<button type="submit" class="plain">Change plan</button>
                   </form>
                 </td>
                 <td>
@@ -125,21 +128,24 @@ async function show(ctx: Ctx, state: TenantsState): Promise<Page> {
         <h2>New console user</h2>
         <p class="hint">A tenant user signs in with email and a one-time password shown here once; they see only their tenant.</p>
         <div class="fields">
-          <label
-            >Tenant
-            <select name="tenant" required>
+          <div class="field">
+            <label for="user-tenant">Tenant</label>
+            <select id="user-tenant" name="tenant" required>
               ${tenants.map((t) => html`<option>${t.name}</option>`)}
-            </select></label
-          >
-          <label>Email <input type="email" name="email" required /></label>
+            </select>
+          </div>
+          <div class="field">
+            <label for="user-email">Email</label><input id="user-email" type="email" name="email" required />
+          </div>
           <button type="submit">Create user</button>
         </div>
       </form>`,
   };
 }
 
-function planSelect(selected: PlanId | undefined, label?: string): Html {
-  return html`<select name="plan" ${label ? html`aria-label="${label}"` : ""}>
+/** The plans as a select: named by a label element (`id`) or, in a table row, by `label`. */
+function planSelect(selected: PlanId | undefined, name: { id?: string; label?: string }): Html {
+  return html`<select name="plan" ${name.id ? html`id="${name.id}"` : ""} ${name.label ? html`aria-label="${name.label}"` : ""}>
     ${PLAN_IDS.map(
       (id) =>
         html`<option value="${id}" ${id === selected ? html`selected` : ""}>

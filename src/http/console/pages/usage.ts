@@ -2,8 +2,8 @@ import { PLANS } from "../../../domain/plans.js";
 import type { ConsoleRoutes } from "../console-app.js";
 import { queryField, tenantInView, type Ctx } from "../console-context.js";
 import { formatCount } from "../format.js";
-import { html, jsonBlock } from "../html.js";
-import type { Page } from "../layout.js";
+import { html } from "../html.js";
+import { figures, type Page } from "../layout.js";
 import { tenantPicker } from "./tenant-picker.js";
 
 // Usage: this month's credits against the plan, the figures GET /account
@@ -35,24 +35,25 @@ async function show(ctx: Ctx): Promise<Page> {
     body: html`${picker}
       <section class="panel" aria-labelledby="figures-title">
         <h2 id="figures-title">Tenant ${tenant.name}, plan ${tenant.plan}, this month (UTC)</h2>
-        <dl class="figures">
-          <dt id="credits-used-label">Credits used</dt>
-          <dd aria-labelledby="credits-used-label" id="credits-used">${formatCount(account.credits_used)}</dd>
-          <dt id="credits-limit-label">Monthly limit</dt>
-          <dd aria-labelledby="credits-limit-label" id="credits-limit">
-            ${limit}${account.hard_cap ? " (hard cap)" : account.metered_billing ? " (overage billed)" : ""}
-          </dd>
-          <dt id="credits-remaining-label">Credits remaining</dt>
-          <dd aria-labelledby="credits-remaining-label" id="credits-remaining">
-            ${account.credits_remaining === null ? "unlimited" : formatCount(account.credits_remaining)}
-          </dd>
-          <dt id="per-minute-label">Per-minute rate</dt>
-          <dd aria-labelledby="per-minute-label" id="credits-per-minute">
-            ${formatCount(account.credits_per_minute)} credits a minute
-          </dd>
-          <dt>Renews</dt>
-          <dd>in ${days} days, at the start of the next UTC month</dd>
-        </dl>
+        ${figures("This month's credits, as GET /account reports them", [
+          { label: "Credits used", value: formatCount(account.credits_used), id: "credits-used" },
+          {
+            label: "Monthly limit",
+            value: `${limit}${account.hard_cap ? " (hard cap)" : account.metered_billing ? " (overage billed)" : ""}`,
+            id: "credits-limit",
+          },
+          {
+            label: "Credits remaining",
+            value: account.credits_remaining === null ? "unlimited" : formatCount(account.credits_remaining),
+            id: "credits-remaining",
+          },
+          {
+            label: "Per-minute rate",
+            value: `${formatCount(account.credits_per_minute)} credits a minute`,
+            id: "credits-per-minute",
+          },
+          { label: "Renews", value: `in ${days} days, at the start of the next UTC month` },
+        ])}
       </section>
       <h2>Credits per day, by operation</h2>
       <figure class="chart">
@@ -64,9 +65,7 @@ async function show(ctx: Ctx): Promise<Page> {
         <div id="calls-chart"></div>
         <figcaption class="hint">${formatCount(usage.total_calls)} calls this month.</figcaption>
       </figure>
-      <script type="application/json" id="usage-data">
-        ${jsonBlock(usage)}
-      </script>
+      <div id="usage-data" hidden data-usage="${JSON.stringify(usage)}"></div>
       <details>
         <summary>The figures as a table</summary>
         <table>
