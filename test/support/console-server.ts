@@ -20,26 +20,26 @@ export interface ConsoleTestServer {
 
 export async function startConsoleServer(options: TestServerOptions & { trustProxy?: boolean } = {}): Promise<ConsoleTestServer> {
   const api = await startTestServer({ adminToken: OPERATOR_TOKEN, ...options });
-  const app = await buildConsoleApp(
-    {
-      deps: api.container,
-      operations: OPERATIONS,
-      operatorToken: OPERATOR_TOKEN,
-      trustProxy: options.trustProxy ?? false,
-      apiUrl: api.url,
-    },
-    createLogger("silent"),
-  );
-  await app.listen({ host: "127.0.0.1", port: 0 });
-  const address = app.server.address();
-  if (address === null || typeof address === "string") throw new Error("console did not bind a TCP port");
+  const { app, url } = await startConsoleOn(api, options.trustProxy ?? false);
   return {
     api,
     console: app,
-    url: `http://127.0.0.1:${address.port}`,
+    url,
     async close() {
       await closeApp(app, 1_000);
       await api.close();
     },
   };
+}
+
+/** A console on an API test server's container; the caller closes it (before the server). */
+export async function startConsoleOn(api: TestServer, trustProxy: boolean): Promise<{ app: FastifyInstance; url: string }> {
+  const app = await buildConsoleApp(
+    { deps: api.container, operations: OPERATIONS, operatorToken: OPERATOR_TOKEN, trustProxy, apiUrl: api.url },
+    createLogger("silent"),
+  );
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  const address = app.server.address();
+  if (address === null || typeof address === "string") throw new Error("console did not bind a TCP port");
+  return { app, url: `http://127.0.0.1:${address.port}` };
 }
