@@ -32,7 +32,8 @@ export const USAGE_CHART_JS = `
       height: 240,
       tzDate: function (ts) { return uPlot.tzDate(new Date(ts * 1000), "Etc/UTC"); },
       series: series,
-      axes: [{}, { label: unit }],
+      // Whole numbers on the y axis: calls and credits come in units.
+      axes: [{}, { label: unit, incrs: [1, 2, 5, 10, 20, 50, 100, 200, 500, 1e3, 2e3, 5e3, 1e4, 2e4, 5e4, 1e5, 1e6, 1e7] }],
       scales: { y: { range: function (u, min, max) { return [0, Math.max(1, max)]; } } },
     }, data, target);
   }
