@@ -67,8 +67,6 @@ export interface Container extends OperationDeps {
   close(): Promise<void>;
 }
 
-
-
 export interface ContainerOptions {
   logger?: Logger;
   /** Replaces the network webhook sender (tests resolving names of their own). */

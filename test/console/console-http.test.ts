@@ -267,6 +267,32 @@ describe("keys, usage and the playground", () => {
     expect(row(await (await get("/keys", session)).text())).not.toContain("never");
   });
 
+  it("rotates a key with a grace period: the old key works until it ends, the new one from the start", async () => {
+    const session = await signIn("acme");
+    const old = (await server.api.container.accounts.issueKey("acme", undefined)).key;
+    const oldId = (await server.api.container.accounts.identify(old)).key.key_id;
+    const rotated = await post("/keys/rotate", { key_id: oldId, grace_minutes: "5" }, session);
+    expect(rotated.status).toBe(201);
+    const fresh = /id="new-key"[^>]*value="(nk_[^"]+)"/.exec(await rotated.text())?.[1] ?? "";
+    expect((await server.api.get("/account", fresh)).status).toBe(200);
+    expect((await server.api.get("/account", old)).status).toBe(200);
+    clock.advance(5 * 60_000 + 1_000);
+    expect((await server.api.get("/account", old)).status).toBe(401);
+    expect((await server.api.get("/account", fresh)).status).toBe(200);
+  });
+
+  it("suspends and resumes a tenant and changes its plan, as its keys then answer", async () => {
+    const session = await signIn("operator");
+    const { key } = await server.api.container.accounts.issueKey("changing", "free");
+    expect((await post("/tenants/suspension", { tenant: "changing", suspended: "true" }, session)).status).toBe(200);
+    expect((await server.api.get("/search?q=shooting", key)).status).toBe(402);
+    expect((await post("/tenants/suspension", { tenant: "changing", suspended: "false" }, session)).status).toBe(200);
+    expect((await server.api.get("/account", key)).status).toBe(200);
+    expect((await post("/tenants/plan", { tenant: "changing", plan: "scale" }, session)).status).toBe(200);
+    expect((await json<{ plan: string }>(await server.api.get("/account", key))).plan).toBe("scale");
+    expect((await post("/tenants/plan", { tenant: "changing", plan: "gold" }, session)).status).toBe(400);
+  });
+
   it("shows the API's refusal of a bad parameter in the playground, charged nothing", async () => {
     const session = await signIn("acme");
     const before = await creditsUsed(acme.key);

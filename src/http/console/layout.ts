@@ -114,3 +114,16 @@ export function figures(caption: string, rows: readonly Figure[]): Html {
     </tbody>
   </table>`;
 }
+
+/**
+ * A secret shown this once (a new key, a one-time password) in a read-only
+ * field: kept out of htmx's history snapshots, so no browser storage holds it.
+ */
+export function shownOnce(id: string, label: string, value: string | undefined, note: string): Html {
+  if (value === undefined) return html``;
+  return html`<section class="panel" hx-history="false">
+    <label for="${id}">${label}</label>
+    <input id="${id}" class="secret" type="text" readonly value="${value}" autocomplete="off" />
+    <p class="hint">${note}</p>
+  </section>`;
+}

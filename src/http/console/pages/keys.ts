@@ -5,7 +5,7 @@ import type { ConsoleRoutes } from "../console-app.js";
 import { field, isOperator, type Ctx, type FormState } from "../console-context.js";
 import { formatStamp } from "../format.js";
 import { html } from "../html.js";
-import { csrfField, message, type Page } from "../layout.js";
+import { csrfField, message, shownOnce, type Page } from "../layout.js";
 import { attempt } from "./attempt.js";
 
 // Keys: issue (short-lived with an expiry of at most 24 hours), rotate with a
@@ -64,17 +64,12 @@ async function show(ctx: Ctx, state: KeysState): Promise<Page> {
     title: "Keys",
     current: "Keys",
     body: html`${message("error", state.error)}${message("notice", state.notice)}
-      ${
-        state.newKey
-          ? html`<section class="panel" hx-history="false">
-              <label for="new-key">New key</label>
-              <input id="new-key" class="secret" type="text" readonly value="${state.newKey}" autocomplete="off" />
-              <p class="hint">
-                Copy it now: it is shown this once, and only its hash is kept. Keep it on a server, never in a browser.
-              </p>
-            </section>`
-          : ""
-      }
+      ${shownOnce(
+        "new-key",
+        "New key",
+        state.newKey,
+        "Copy it now: it is shown this once, and only its hash is kept. Keep it on a server, never in a browser.",
+      )}
       <form class="panel" method="post" action="/keys" aria-label="Issue a key">
         ${csrf}
         <h2>Issue a key</h2>

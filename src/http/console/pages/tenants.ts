@@ -4,7 +4,7 @@ import type { ConsoleRoutes } from "../console-app.js";
 import { field, type Ctx, type FormState } from "../console-context.js";
 import { formatCount, formatStamp } from "../format.js";
 import { html, type Html } from "../html.js";
-import { csrfField, message, type Page } from "../layout.js";
+import { csrfField, message, shownOnce, type Page } from "../layout.js";
 import { attempt } from "./attempt.js";
 
 // Tenants (operator only): create, change plan, suspend and resume, and the
@@ -56,15 +56,12 @@ async function show(ctx: Ctx, state: TenantsState): Promise<Page> {
     title: "Tenants",
     current: "Tenants",
     body: html`${message("error", state.error)}${message("notice", state.notice)}
-      ${
-        state.password
-          ? html`<section class="panel" hx-history="false">
-              <label for="one-time-password">One-time password</label>
-              <input id="one-time-password" class="secret" type="text" readonly value="${state.password.value}" />
-              <p class="hint">Give it to ${state.password.email}; it is shown this once and only its hash is kept.</p>
-            </section>`
-          : ""
-      }
+      ${shownOnce(
+        "one-time-password",
+        "One-time password",
+        state.password?.value,
+        `Give it to ${state.password?.email ?? ""}; it is shown this once and only its hash is kept.`,
+      )}
       <form class="panel" method="post" action="/tenants" aria-label="New tenant">
         ${csrf}
         <h2>New tenant</h2>
