@@ -36,7 +36,8 @@ async function show(ctx: Ctx, state: FormState, tenantName: string | undefined):
   const tenant = await tenantInView(ctx, tenantName);
   const picker = await tenantPicker(ctx, "/watches", tenant);
   const head = html`${message("error", state.error)}${message("notice", state.notice)}${picker}`;
-  if (!ctx.deps.watches) {
+  const watches = ctx.deps.watches;
+  if (!watches) {
     return {
       title: "Watches",
       current: "Watches",
@@ -52,11 +53,11 @@ async function show(ctx: Ctx, state: FormState, tenantName: string | undefined):
         <p>No tenant yet.</p>`,
     };
   const caller = tenantCaller(ctx, tenant);
-  const list = await ctx.deps.watches.list(caller);
+  const list = await watches.list(caller);
   const withEvents = await Promise.all(
     list.watches.map(async (watch) => ({
       watch,
-      events: (await ctx.deps.watches!.events(caller, watch.id, undefined, RECENT_EVENTS)).events,
+      events: (await watches.events(caller, watch.id, undefined, RECENT_EVENTS)).events,
     })),
   );
   const csrf = csrfField(ctx.viewer);
