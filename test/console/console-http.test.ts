@@ -293,6 +293,25 @@ describe("keys, usage and the playground", () => {
     expect((await post("/tenants/plan", { tenant: "changing", plan: "gold" }, session)).status).toBe(400);
   });
 
+  it("lists the tenant's watches with their status, and deletes one", async () => {
+    const session = await signIn("acme");
+    const created = await fetch(`${server.api.url}/watches`, {
+      method: "POST",
+      headers: { "x-api-key": acme.key, "content-type": "application/json" },
+      body: JSON.stringify({ q: "block party", interval_minutes: 30, label: "parties <b>" }),
+    });
+    expect(created.status).toBe(201);
+    const watchId = (await json<{ id: string }>(created)).id;
+    const page = await (await get("/watches", session)).text();
+    expect(page).toContain("parties &lt;b&gt;");
+    expect(page).toContain("q=block+party");
+    expect(page).toContain(watchId);
+    const deleted = await post("/watches/delete", { watch_id: watchId }, session);
+    expect(deleted.status).toBe(200);
+    expect(await deleted.text()).not.toContain(`value="${watchId}"`);
+    expect((await server.api.get(`/watches/${watchId}`, acme.key)).status).toBe(404);
+  });
+
   it("shows the API's refusal of a bad parameter in the playground, charged nothing", async () => {
     const session = await signIn("acme");
     const before = await creditsUsed(acme.key);
