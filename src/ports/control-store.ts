@@ -161,6 +161,8 @@ export interface ControlStore {
   /** The user with this email (compared lower-cased) and its password hash. */
   findUser(email: string): Promise<{ user: ConsoleUser; password_hash: string } | undefined>;
   listUsers(tenantId?: string): Promise<ConsoleUser[]>;
+  /** Replaces a user's password hash; false when no such user. */
+  setPassword(userId: string, passwordHash: string): Promise<boolean>;
   createSession(session: ConsoleSession): Promise<void>;
   /** The session with this hash; expired ones are returned too: callers decide. */
   findSession(sessionHash: string): Promise<ConsoleSession | undefined>;

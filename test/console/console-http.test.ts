@@ -139,6 +139,24 @@ describe("console sign-in", () => {
   });
 });
 
+describe("a tenant user's password", () => {
+  it("replaces the one-time password knowing it, and signs in with the new one only", async () => {
+    const { password } = await server.api.container.console.users.create("acme", "pat@acme.example");
+    const signed = await post("/sign-in", { email: "pat@acme.example", password });
+    const cookie = (signed.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
+    const page = await (await get("/password", { cookie, csrf: "" })).text();
+    const session = { cookie, csrf: /name="_csrf" value="([^"]+)"/.exec(page)?.[1] ?? "" };
+    const wrong = await post("/password", { current: "not-it", next: "a-new-password-1" }, session);
+    expect(wrong.status).toBe(400);
+    const short = await post("/password", { current: password, next: "short" }, session);
+    expect(short.status).toBe(400);
+    expect(await short.text()).toContain("at least 12 characters");
+    expect((await post("/password", { current: password, next: "a-new-password-1" }, session)).status).toBe(200);
+    expect((await post("/sign-in", { email: "pat@acme.example", password })).status).toBe(401);
+    expect((await post("/sign-in", { email: "pat@acme.example", password: "a-new-password-1" })).status).toBe(303);
+  });
+});
+
 describe("cross-site requests", () => {
   it("refuses a form without the session's token, with another's, or from another origin, and changes nothing", async () => {
     const session = await signIn("operator");

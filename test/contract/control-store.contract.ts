@@ -231,6 +231,9 @@ export function describeControlStoreContract(name: string, create: () => Promise
       expect(await store.findUser("nobody@example.org")).toBeUndefined();
       expect((await store.listUsers(tenant.id)).map((u) => u.user_id)).toEqual(["usr_1"]);
       expect((await store.listUsers()).some((u) => u.user_id === "usr_1")).toBe(true);
+      expect(await store.setPassword("usr_1", "scrypt$new")).toBe(true);
+      expect((await store.findUser("ana@example.org"))?.password_hash).toBe("scrypt$new");
+      expect(await store.setPassword("usr_missing", "x")).toBe(false);
     });
 
     it("keeps console sessions by hash until deleted or expired", async () => {

@@ -372,6 +372,15 @@ export class PostgresControlStore implements ControlStore {
     return rows.map(toUser);
   }
 
+  async setPassword(userId: string, passwordHash: string): Promise<boolean> {
+    await this.ready;
+    const result = await this.pool.query(`UPDATE ${this.s}.console_users SET password_hash = $1 WHERE user_id = $2`, [
+      passwordHash,
+      userId,
+    ]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
   async createSession(session: ConsoleSession): Promise<void> {
     await this.ready;
     await this.pool.query(

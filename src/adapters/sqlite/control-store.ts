@@ -376,6 +376,12 @@ export class SqliteControlStore implements ControlStore {
     return (rows as UserRow[]).map(toUser);
   }
 
+  async setPassword(userId: string, passwordHash: string): Promise<boolean> {
+    return (
+      this.statements.get("UPDATE console_users SET password_hash = ? WHERE user_id = ?").run(passwordHash, userId).changes > 0
+    );
+  }
+
   async createSession(session: ConsoleSession): Promise<void> {
     this.statements
       .get(

@@ -16,6 +16,7 @@ import { registerKeys } from "./pages/keys.js";
 import { registerUsage } from "./pages/usage.js";
 import { registerPlayground } from "./pages/playground.js";
 import { registerWatches } from "./pages/watches.js";
+import { registerPassword } from "./pages/password.js";
 
 // The console: a second Fastify server of the same process, on a listener of
 // its own (NEWSINDEX_CONSOLE_PORT), so the API's origin keeps exactly its
@@ -103,6 +104,7 @@ export async function buildConsoleApp(options: ConsoleOptions, logger: Logger): 
   registerUsage(routes);
   registerPlayground(routes);
   registerWatches(routes);
+  registerPassword(routes);
 
   app.setNotFoundHandler(async (request, reply) => sendPage(reply.status(404), notFoundPage(), await viewerOf(request)));
   app.setErrorHandler(async (error, request, reply) => {

@@ -61,6 +61,7 @@ export function layout(page: Page, viewer: Viewer | undefined): Html {
           ${
             viewer
               ? html`<span class="who">${who}</span>
+                  ${viewer.session.role === "tenant" ? html`<a href="/password">Change password</a>` : ""}
                   <form method="post" action="/sign-out">
                     <input type="hidden" name="_csrf" value="${viewer.session.csrf_token}" /><button type="submit">
                       Sign out
