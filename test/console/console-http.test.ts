@@ -1,7 +1,7 @@
 import type { FastifyInstance } from "fastify";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { closeApp } from "../../src/http/close-app.js";
-import { SESSION_HOURS } from "../../src/usecases/console/console-sessions.js";
+import { SESSION_HOURS, SIGN_IN_ATTEMPTS } from "../../src/usecases/console/console-sessions.js";
 import { OPERATOR_TOKEN, startConsoleOn, startConsoleServer, type ConsoleTestServer } from "../support/console-server.js";
 import { TestClock } from "../support/test-clock.js";
 import { json, SAMPLE_FILES } from "../support/test-server.js";
@@ -154,6 +154,23 @@ describe("a tenant user's password", () => {
     expect((await post("/password", { current: password, next: "a-new-password-1" }, session)).status).toBe(200);
     expect((await post("/sign-in", { email: "pat@acme.example", password })).status).toBe(401);
     expect((await post("/sign-in", { email: "pat@acme.example", password: "a-new-password-1" })).status).toBe(303);
+  });
+});
+
+describe("guessing", () => {
+  it("makes an account wait after ten failed sign-ins, even with the right password, until the window ends", async () => {
+    const { password } = await server.api.container.console.users.create("acme", "guessed@acme.example");
+    for (let i = 0; i < SIGN_IN_ATTEMPTS; i++) {
+      expect((await post("/sign-in", { email: "guessed@acme.example", password: `guess-${i}` })).status).toBe(401);
+    }
+    const waiting = await post("/sign-in", { email: "guessed@acme.example", password });
+    expect(waiting.status).toBe(429);
+    expect(Number(waiting.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(waiting.headers.get("set-cookie")).toBeNull();
+    // Another account is not held up.
+    expect((await post("/sign-in", { email: acme.email, password: acme.password })).status).toBe(303);
+    clock.advance(15 * 60_000);
+    expect((await post("/sign-in", { email: "guessed@acme.example", password })).status).toBe(303);
   });
 });
 

@@ -26,10 +26,17 @@ export interface SignedIn {
   cookie: string;
 }
 
+/** Failed sign-ins allowed for one account (an email, or the operator) per window, before it waits. */
+export const SIGN_IN_ATTEMPTS = 10;
+const SIGN_IN_WINDOW_MS = 15 * 60_000;
+
 const REFUSED_USER = "The email or the password is not right.";
 const REFUSED_OPERATOR = "The operator token is not right.";
 
 export class ConsoleSessions {
+  /** Failed sign-ins by account: guessing is slowed to a few tries a window (per process). */
+  private readonly failures = new Map<string, { count: number; sinceMs: number }>();
+
   constructor(
     private readonly store: ControlStore,
     private readonly clock: Clock,
@@ -38,15 +45,19 @@ export class ConsoleSessions {
 
   /** `expected` is the operator token the server was started with. */
   async signInOperator(presented: string, expected: string): Promise<SignedIn> {
-    if (!timingSafeEqual(digest(presented), digest(expected))) throw new ApiError("unauthorized", REFUSED_OPERATOR);
+    this.assertNotThrottled("operator");
+    if (!timingSafeEqual(digest(presented), digest(expected))) throw this.failed("operator", REFUSED_OPERATOR);
     return this.open({ role: "operator", tenant: undefined, userId: null, email: undefined });
   }
 
   async signInUser(email: string, password: string): Promise<SignedIn> {
+    const account = `user:${email.trim().toLowerCase()}`;
+    this.assertNotThrottled(account);
     const found = await this.store.findUser(email.trim());
     const ok = found ? await verifyPassword(password, found.password_hash) : await verifyNothing(password);
     const tenant = found && (await this.store.findTenantById(found.user.tenant_id));
-    if (!ok || !found || !tenant) throw new ApiError("unauthorized", REFUSED_USER);
+    if (!ok || !found || !tenant) throw this.failed(account, REFUSED_USER);
+    this.failures.delete(account);
     return this.open({ role: "tenant", tenant, userId: found.user.user_id, email: found.user.email });
   }
 
@@ -68,6 +79,33 @@ export class ConsoleSessions {
 
   async signOut(cookie: string | undefined): Promise<void> {
     if (cookie) await this.store.deleteSession(digest(cookie).toString("hex"));
+  }
+
+  private assertNotThrottled(account: string): void {
+    const nowMs = this.clock.now();
+    const failures = this.failures.get(account);
+    if (!failures || nowMs - failures.sinceMs >= SIGN_IN_WINDOW_MS) return;
+    if (failures.count >= SIGN_IN_ATTEMPTS) {
+      const wait = Math.ceil((failures.sinceMs + SIGN_IN_WINDOW_MS - nowMs) / 1000);
+      throw new ApiError(
+        "message_rate_limited",
+        `Too many failed sign-ins for this account. Try again in ${Math.ceil(wait / 60)} minutes.`,
+        {},
+        wait,
+      );
+    }
+  }
+
+  private failed(account: string, detail: string): ApiError {
+    const nowMs = this.clock.now();
+    // Guesses at many emails must not grow the map without bound: windows that ended are dropped.
+    if (this.failures.size >= 10_000) {
+      for (const [key, f] of this.failures) if (nowMs - f.sinceMs >= SIGN_IN_WINDOW_MS) this.failures.delete(key);
+    }
+    const failures = this.failures.get(account);
+    if (!failures || nowMs - failures.sinceMs >= SIGN_IN_WINDOW_MS) this.failures.set(account, { count: 1, sinceMs: nowMs });
+    else failures.count += 1;
+    return new ApiError("unauthorized", detail);
   }
 
   private async open(who: {

@@ -28,7 +28,7 @@ export function registerSignIn(
       return signedIn(request, reply, signed, "/usage");
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      return sendPage(reply.status(error.status), userForm(error.detail));
+      return sendPage(refused(reply, error), userForm(error.detail));
     }
   });
 
@@ -39,7 +39,7 @@ export function registerSignIn(
       return signedIn(request, reply, signed, "/tenants");
     } catch (error) {
       if (!(error instanceof ApiError)) throw error;
-      return sendPage(reply.status(error.status), operatorForm(error.detail, options));
+      return sendPage(refused(reply, error), operatorForm(error.detail, options));
     }
   });
 
@@ -63,6 +63,12 @@ function signedIn(request: FastifyRequest, reply: FastifyReply, signed: SignedIn
       maxAge: SESSION_HOURS * 3600,
     })
     .redirect(to, 303);
+}
+
+/** A refused sign-in's status, and when to try again after too many. */
+function refused(reply: FastifyReply, error: ApiError): FastifyReply {
+  if (error.retryAfterSecs !== undefined) reply.header("retry-after", String(error.retryAfterSecs));
+  return reply.status(error.status);
 }
 
 /** A secret as typed: not trimmed. */
