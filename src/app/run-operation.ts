@@ -38,8 +38,8 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
 /**
  * A call on behalf of a tenant known without a key (the console's playground,
  * for its signed-in tenant): suspension, then the same validation, price,
- * budgets and charge as a keyed call. The key the caller names is the one the
- * call is counted against.
+ * budgets and charge as a keyed call. No key is checked: the caller comes from
+ * a signed-in session, and its tenant is charged.
  */
 export async function runOperationFor(
   operation: Operation,
@@ -92,11 +92,10 @@ async function runAsCaller(
     metered = await deps.credits.metered(
       caller,
       price,
-      "call",
+      { as: "call", operation: usageName(operation) },
       // A hole in the live feed inside the window makes an answer incomplete (usecases/feed/feed-coverage.ts).
       async (meter) => withFeedGaps(await prepared.execute(meter), params, deps.feedLedger, deps.clock.now()),
       {
-        operation: usageName(operation),
         // A 404 is charged the operation's minimum; any other error nothing.
         chargeOnError: (error) => (error instanceof ApiError && error.code === "not_found" ? price.min : 0),
       },

@@ -30,6 +30,9 @@ export function webhookSignature(secret: string, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 }
 
+/** What deliveries are counted under in the usage counters. */
+const DELIVERIES = { as: "job", operation: "webhook deliveries" } as const;
+
 export class WebhookDeliverer {
   readonly holder: string;
   private readonly leaseMs: number;
@@ -79,37 +82,31 @@ export class WebhookDeliverer {
     const { webhook_url: address, webhook_secret: secret } = job.watch;
 
     const attempt = job.attempts + 1;
-    const metered = await this.credits.metered(
-      owner.caller,
-      priceOf({ operation: "watch" }),
-      "job",
-      async () => {
-        // Checked again at every delivery: a host may resolve elsewhere since the watch was created. A refused
-        // address is not attempted, so not charged (it throws); an attempt that reached the network is.
-        const url = parseWebhookUrl(address);
-        const resolved = await this.sender.resolve(url);
-        if (!resolved.ok) throw new Error(`refused: ${resolved.reason}`);
-        const webhook: WatchWebhook = {
-          delivery_id: job.delivery_id,
-          watch_id: job.watch.id,
-          label: job.watch.label,
-          attempt,
-          event: job.event,
-        };
-        const body = JSON.stringify(webhook);
-        try {
-          const posted = await this.sender.post(url, resolved.target, body, {
-            [WEBHOOK_HEADERS.event]: job.event.kind,
-            [WEBHOOK_HEADERS.delivery]: job.delivery_id,
-            [WEBHOOK_HEADERS.signature]: webhookSignature(secret, body),
-          });
-          return posted.ok ? undefined : posted.error;
-        } catch (thrown) {
-          return thrown instanceof Error ? thrown.message : "delivery failed";
-        }
-      },
-      { operation: "webhook deliveries" },
-    );
+    const metered = await this.credits.metered(owner.caller, priceOf({ operation: "watch" }), DELIVERIES, async () => {
+      // Checked again at every delivery: a host may resolve elsewhere since the watch was created. A refused
+      // address is not attempted, so not charged (it throws); an attempt that reached the network is.
+      const url = parseWebhookUrl(address);
+      const resolved = await this.sender.resolve(url);
+      if (!resolved.ok) throw new Error(`refused: ${resolved.reason}`);
+      const webhook: WatchWebhook = {
+        delivery_id: job.delivery_id,
+        watch_id: job.watch.id,
+        label: job.watch.label,
+        attempt,
+        event: job.event,
+      };
+      const body = JSON.stringify(webhook);
+      try {
+        const posted = await this.sender.post(url, resolved.target, body, {
+          [WEBHOOK_HEADERS.event]: job.event.kind,
+          [WEBHOOK_HEADERS.delivery]: job.delivery_id,
+          [WEBHOOK_HEADERS.signature]: webhookSignature(secret, body),
+        });
+        return posted.ok ? undefined : posted.error;
+      } catch (thrown) {
+        return thrown instanceof Error ? thrown.message : "delivery failed";
+      }
+    });
     if (metered === undefined) return { outcome: "held_credits", nextAttemptMs: nowMs + WATCH_LIMITS.heldRetryMs };
     const error = metered.ok ? metered.value : metered.error instanceof Error ? metered.error.message : "delivery failed";
     if (error === undefined) return { outcome: "delivered", attempts: attempt };

@@ -36,9 +36,14 @@ export type WorkOutcome<T> = { ok: true; value: T } | { ok: false; error: unknow
 
 export type Metered<T> = WorkOutcome<T> & { charged: number; headers: Record<string, string> };
 
-export interface MeterOptions<T> {
-  /** What the credits are counted under in the per-day usage counters (`GET /search`, `watch runs`). */
+/** How a piece of work is metered: as a call or a job, and under which operation it is counted. */
+export interface Metering<As extends "call" | "job"> {
+  as: As;
+  /** What the work's calls and credits are counted under in the per-day usage counters (`GET /search`, `watch runs`). */
   operation: string;
+}
+
+export interface MeterOptions<T> {
   /** The charge when the work throws; nothing unless said (a REST 404 is charged the operation's minimum). */
   chargeOnError?: (error: unknown) => number;
   /**
@@ -89,12 +94,11 @@ export class CreditService {
   async metered<T, As extends "call" | "job">(
     caller: Caller,
     price: Price,
-    as: As,
+    { as, operation }: Metering<As>,
     work: (meter: Meter) => Promise<T>,
-    options: MeterOptions<T>,
+    options: MeterOptions<T> = {},
   ): Promise<As extends "call" ? Metered<T> : Metered<T> | undefined> {
     type Answer = As extends "call" ? Metered<T> : Metered<T> | undefined;
-    const { operation } = options;
     const hold =
       as === "call" ? await this.reserve(caller, price, operation) : await this.reserveForJob(caller, price, operation);
     if (hold === undefined) return undefined as Answer;
