@@ -50,25 +50,19 @@ export function fieldControl(field: PlaygroundField, value: string | undefined):
       ${schema.default === undefined ? html`<option value="">(any)</option>` : ""}
       ${choices.map((c) => html`<option ${c === chosen ? html`selected` : ""}>${c}</option>`)}
     </select>`;
-  } else if (schema.type === "integer" || schema.type === "number") {
-    control = html`<input
-      id="${id}"
-      type="number"
-      name="${field.name}"
-      value="${value ?? ""}"
-      ${bound("min", schema.minimum)}
-      ${bound("max", schema.maximum)}
-      step="${schema.type === "integer" ? "1" : "any"}"
-      placeholder="${schema.default === undefined ? "" : String(schema.default)}"
-      aria-describedby="${hintId}"
-    />`;
   } else {
+    // A number is typed with its bounds and step; anything else as text of its longest length.
+    const numeric = schema.type === "integer" || schema.type === "number";
+    const constraints = numeric
+      ? html`${bound("min", schema.minimum)} ${bound("max", schema.maximum)} step="${schema.type === "integer" ? "1" : "any"}"
+        placeholder="${schema.default === undefined ? "" : String(schema.default)}"`
+      : bound("maxlength", schema.maxLength);
     control = html`<input
       id="${id}"
-      type="text"
+      type="${numeric ? "number" : "text"}"
       name="${field.name}"
       value="${value ?? ""}"
-      ${bound("maxlength", schema.maxLength)}
+      ${constraints}
       aria-describedby="${hintId}"
     />`;
   }
