@@ -48,7 +48,7 @@ export function registerPlayground(routes: ConsoleRoutes): void {
 
 async function show(ctx: Ctx, state: PlaygroundState, ran?: Tenant): Promise<Page> {
   const operator = isOperator(ctx);
-  const tenant = ran ?? (await tenantInView(ctx, queryField(ctx.request, "tenant")).catch(() => undefined));
+  const tenant = ran ?? (await tenantNamed(ctx, queryField(ctx.request, "tenant")));
   const tenants = operator ? await ctx.deps.accounts.listTenants() : [];
   const values = state.values ?? {};
   const fields = playgroundFields(ctx.options.operations);
@@ -100,6 +100,16 @@ async function show(ctx: Ctx, state: PlaygroundState, ran?: Tenant): Promise<Pag
       </form>
       ${runSection(state)}`,
   };
+}
+
+/** The tenant in view; an unknown name asked in the address shows the form for the first tenant instead. */
+async function tenantNamed(ctx: Ctx, name: string | undefined): Promise<Tenant | undefined> {
+  try {
+    return await tenantInView(ctx, name);
+  } catch (error) {
+    if (error instanceof ApiError && error.code === "not_found") return tenantInView(ctx, undefined);
+    throw error;
+  }
 }
 
 function runSection(state: PlaygroundState): Html {
