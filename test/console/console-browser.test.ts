@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
@@ -25,6 +25,7 @@ const requests: string[] = [];
 const errors: string[] = [];
 
 beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (as .ci/run does)`);
   server = await startConsoleServer({ files: [SAMPLE_FILES.batch2023] });
   profile = mkdtempSync(join(tmpdir(), "newsindex-chromium-"));
   mkdirSync(SCREENSHOTS, { recursive: true });
@@ -80,8 +81,12 @@ describe("the console in a real browser", () => {
     await expect.poll(() => page.url()).toBe(`${server.url}/sign-in`);
     await shot("sign-in");
     await page.getByRole("link", { name: "Sign in with the operator token" }).click();
-    await page.getByLabel("Operator token").fill(OPERATOR_TOKEN);
-    await page.getByRole("button", { name: "Sign in", exact: true }).click();
+    // By keyboard alone: type the token, Tab to the button, Enter.
+    await page.getByLabel("Operator token").focus();
+    await page.keyboard.type(OPERATOR_TOKEN);
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate("document.activeElement.textContent.trim()")).toBe("Sign in");
+    await page.keyboard.press("Enter");
     await page.getByRole("heading", { name: "Tenants", level: 1 }).waitFor();
 
     // A tenant on the archive plan (the sample is from 2023, beyond the other plans' reach), and a console user for it.
