@@ -144,7 +144,9 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     case "feed": {
       const container = createContainer(config, systemClock, { logger });
       try {
-        return command === "follow" ? await followCommand(container, positionals, values) : await feedCommand(container, values);
+        return command === "follow"
+          ? await followCommand(io, container, positionals, values)
+          : await feedCommand(io, container, values);
       } finally {
         await container.close();
       }
