@@ -2,7 +2,7 @@ import { lookupCredits } from "../../domain/billing/index-usage.js";
 import type { EntityRef } from "../../domain/entities/entity-key.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
-import type { IndexBackend } from "../../ports/index-backend.js";
+import type { EntityLexicon } from "../../ports/entity-lexicon.js";
 import type { PartitionFailure } from "../../ports/index-coverage.js";
 import type { ResolvedEntity } from "../../schemas/responses.js";
 import { completeness, type Completeness } from "../query-kernel/coverage.js";
@@ -28,7 +28,7 @@ export interface EntityAliases {
 
 /** `counts: false` only asks which spellings occur in the window (aliases then carry `articles: 1`). */
 export async function entityAliases(
-  index: IndexBackend,
+  index: EntityLexicon,
   entity: EntityRef,
   window: { from?: string | undefined; to?: string | undefined },
   counts = true,
@@ -61,7 +61,7 @@ export interface EntityResolution {
 
 /** Resolves a request's `entity_id` filters within its window as the plan clamps it; undefined without any. */
 export async function resolveEntityFilters(
-  index: IndexBackend,
+  index: EntityLexicon,
   filters: ArticleFilters,
   plan: Plan,
   nowMs: number,

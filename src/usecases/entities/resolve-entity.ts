@@ -10,8 +10,8 @@ import {
   type EntityType,
 } from "../../domain/entities/entity-key.js";
 import type { Plan } from "../../domain/plans.js";
-import type { EntitySpelling, EntitySpellings } from "../../ports/entity-lexicon.js";
-import type { IndexBackend } from "../../ports/index-backend.js";
+import type { EntityLexicon, EntitySpelling, EntitySpellings } from "../../ports/entity-lexicon.js";
+import type { ArticleSearch } from "../../ports/article-search.js";
 import type { PartitionFailure } from "../../ports/index-coverage.js";
 import type { EntitiesResponse, EntityGroup } from "../../schemas/entity-responses.js";
 import { ApiError } from "../../shared/api-error.js";
@@ -61,7 +61,7 @@ export interface EntitiesOutcome {
 }
 
 export async function resolveEntity(
-  index: IndexBackend,
+  index: EntityLexicon & ArticleSearch,
   request: EntitiesRequest,
   plan: Plan,
   nowMs: number,
