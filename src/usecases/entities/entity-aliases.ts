@@ -14,7 +14,7 @@ import { applyPlanWindow } from "../query-kernel/plan-window.js";
 // the graph starts from it.
 
 /** Spellings read at most: a group is a handful of spellings, never thousands. */
-const SPELLINGS_PER_INDEX = 1000;
+const MAX_SPELLINGS = 1000;
 
 export interface EntityAliases {
   entity: EntityRef;
@@ -40,7 +40,7 @@ export async function entityAliases(
     from: window.from,
     to: window.to,
     counts,
-    limit: SPELLINGS_PER_INDEX,
+    limit: MAX_SPELLINGS,
   });
   return {
     entity,

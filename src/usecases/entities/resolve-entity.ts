@@ -28,8 +28,8 @@ import { QUERY_BUDGET_MS } from "../query-kernel/query-budget.js";
 // treaty organization`, and the other way round). Both are lookups in the
 // er-v1 keys each monthly index keeps; spellings sharing a key form one group.
 
-/** Spellings read per monthly index and pass, the most carried first. */
-const SPELLINGS_PER_INDEX = 500;
+/** Spellings read per pass at most, the most carried first. */
+const MAX_SPELLINGS = 500;
 
 export interface EntitiesRequest {
   q: string;
@@ -76,7 +76,7 @@ export async function resolveEntity(
       from: window.from,
       to: window.to,
       counts: true,
-      limit: SPELLINGS_PER_INDEX,
+      limit: MAX_SPELLINGS,
       budgetMs: QUERY_BUDGET_MS,
     });
 
