@@ -62,16 +62,16 @@ describe("newsindex ingest", () => {
 describe("NEWSINDEX_INDEX", () => {
   it("ingests into the embedded index by default and when set to sqlite; refuses an engine it does not know", async () => {
     const dataDir = join(dir, "index-choice");
-    const ingested = await cli(["ingest", "--data-dir", dataDir, SAMPLE_FILES.batch2016], { NEWSINDEX_INDEX: "sqlite" });
+    const ingested = await runCli(["ingest", "--data-dir", dataDir, SAMPLE_FILES.batch2016], { NEWSINDEX_INDEX: "sqlite" });
     expect(ingested.status).toBe(0);
     expect(SUMMARY.exec(ingested.stdout)?.[2]).toBe("10");
-    const unknown = await cli(["ingest", "--data-dir", dataDir, SAMPLE_FILES.batch2016], { NEWSINDEX_INDEX: "elastic" });
+    const unknown = await runCli(["ingest", "--data-dir", dataDir, SAMPLE_FILES.batch2016], { NEWSINDEX_INDEX: "elastic" });
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain("index");
   });
 
   it("refuses opensearch with a clear configuration error while this build has no OpenSearch adapter", async () => {
-    const refused = await cli(["ingest", "--data-dir", join(dir, "index-opensearch"), SAMPLE_FILES.batch2016], {
+    const refused = await runCli(["ingest", "--data-dir", join(dir, "index-opensearch"), SAMPLE_FILES.batch2016], {
       NEWSINDEX_INDEX: "opensearch",
     });
     expect(refused.status).toBe(2);
