@@ -1,10 +1,17 @@
+import Database from "better-sqlite3";
+import { encodeLines, type ExportView } from "../../domain/export-lines.js";
 import type { ArticlePartition } from "./article-partition.js";
 import { and, conditions, matchSet, whereClause, type Keyset, type PartitionSearch, type Params } from "./match-conditions.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
 
 // One monthly index's part of an export (sqlite-export.ts): its counts before
 // the walk, then its matches in export order (published_at desc, id desc)
-// from a keyset, a batch at a time.
+// from a keyset, a batch at a time, with their lines.
+
+/** The documents' connection waits for a lock as briefly as any read. */
+const DOCS_BUSY_MS = 250;
+/** Its page cache (negative: KiB): the tree's inner pages; each document's own pages are read once. */
+const DOCS_CACHE_KIB = -2048;
 
 export interface ExportCountPart {
   total: number;
@@ -69,11 +76,62 @@ export function exportKeys(partition: ArticlePartition, search: PartitionSearch,
     .all(params) as PartitionHit[];
 }
 
-/** Stored documents by rowid (the keys' own rows), in the order asked. */
-export function exportDocs(partition: ArticlePartition, rowids: readonly number[]): string[] {
-  const rows = partition.statements
-    .get("SELECT rowid AS r, doc FROM docs WHERE rowid IN (SELECT value FROM json_each(?))")
-    .all(JSON.stringify(rowids)) as Array<{ r: number; doc: string }>;
-  const byRowid = new Map(rows.map((row) => [row.r, row.doc]));
-  return rowids.map((rowid) => byRowid.get(rowid) ?? "");
+export interface ExportRowsArgs {
+  n: number;
+  keyset?: Keyset | undefined;
+  view: ExportView;
+}
+
+/** Matches in export order, each with its line; `lines.ends[i]` ends row i's. */
+export interface ExportRowsPart {
+  published: string[];
+  ids: string[];
+  lines: { bytes: Uint8Array; ends: number[] };
+  /** The last match read (its row left out when its article was removed since); the next read starts after it. */
+  last: { published_at: string; id: string } | undefined;
+  /** Nothing follows `last` in this index. */
+  done: boolean;
+}
+
+/** The first `n` matches after `keyset` with their lines, made here so only bytes cross to the stream. */
+export function exportRows(partition: ArticlePartition, search: PartitionSearch, args: ExportRowsArgs): ExportRowsPart {
+  const keys = exportKeys(partition, search, args.n, args.keyset);
+  const docs = exportDocs(partition.path, keys.map((key) => key.rowid));
+  const published: string[] = [];
+  const ids: string[] = [];
+  const found: string[] = [];
+  keys.forEach((key, i) => {
+    const doc = docs[i];
+    // An article removed between its key and its document is not exported.
+    if (doc === undefined) return;
+    published.push(key.published_at);
+    ids.push(key.id);
+    found.push(doc);
+  });
+  const last = keys.at(-1);
+  return {
+    published,
+    ids,
+    lines: encodeLines(found, args.view),
+    last: last && { published_at: last.published_at, id: last.id },
+    done: keys.length < args.n,
+  };
+}
+
+/**
+ * Stored documents by rowid, in the order asked, read through a connection of their own that maps nothing: an
+ * export reads every document once, and pages mapped by the index's long-lived connection would stay in the
+ * process's memory (RSS) for as long as it lives. Its page cache is small, and freed with it.
+ */
+function exportDocs(path: string, rowids: readonly number[]): Array<string | undefined> {
+  if (rowids.length === 0) return [];
+  const db = new Database(path, { fileMustExist: true, timeout: DOCS_BUSY_MS });
+  try {
+    db.pragma("mmap_size = 0");
+    db.pragma(`cache_size = ${DOCS_CACHE_KIB}`);
+    const doc = db.prepare("SELECT doc FROM docs WHERE rowid = ?").pluck();
+    return rowids.map((rowid) => doc.get(rowid) as string | undefined);
+  } finally {
+    db.close();
+  }
 }

@@ -10,7 +10,14 @@ import { partitionPath } from "./partition-catalog.js";
 import { countFacets, countFacetsOf } from "./partition-facets.js";
 import { checkCandidates, type CheckedCandidates } from "./partition-candidates.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
-import { exportCountPart, exportDocs, exportKeys, type ExportCountArgs, type ExportCountPart } from "./partition-export.js";
+import {
+  exportCountPart,
+  exportRows,
+  type ExportCountArgs,
+  type ExportCountPart,
+  type ExportRowsArgs,
+  type ExportRowsPart,
+} from "./partition-export.js";
 import { nearest, vectorOfArticle, type NearestPart, type VectorOfArticle } from "./partition-nearest.js";
 import {
   largestStoriesPart,
@@ -138,10 +145,9 @@ export interface ReadJobs {
     result: NearestPart & { fieldUnavailable?: true };
   };
   vectorOf: { args: { id: string; model: string }; result: VectorOfArticle };
-  /** An export (partition-export.ts): counts before the walk, then keys in export order and their documents. */
+  /** An export (partition-export.ts): counts before the walk, then matches in export order with their lines. */
   exportCount: { args: QueryArgs & ExportCountArgs; result: Scanned & ExportCountPart };
-  exportKeys: { args: QueryArgs & { n: number; keyset?: Keyset }; result: PartitionHit[] };
-  exportDocs: { args: { rowids: number[] }; result: string[] };
+  exportRows: { args: QueryArgs & ExportRowsArgs; result: ExportRowsPart };
 }
 
 export type ReadJob = keyof ReadJobs;
@@ -252,11 +258,13 @@ const HANDLERS: Handlers = {
     if (search === FIELD_UNAVAILABLE) return { total: 0, remaining: 0, groups: [], fieldUnavailable: true };
     return search === null ? { total: 0, remaining: 0, groups: [] } : exportCountPart(partition, search, args);
   },
-  exportKeys(partition, args) {
+  exportRows(partition, args) {
     const search = compile(partition, args);
-    return search === null || search === FIELD_UNAVAILABLE ? [] : exportKeys(partition, search, args.n, args.keyset);
+    if (search === null || search === FIELD_UNAVAILABLE) {
+      return { published: [], ids: [], lines: { bytes: new Uint8Array(0), ends: [] }, last: undefined, done: true };
+    }
+    return exportRows(partition, search, args);
   },
-  exportDocs: (partition, args) => exportDocs(partition, args.rowids),
 };
 
 /** One thread's connections to the monthly indexes under `dir`, opened on first use. */
