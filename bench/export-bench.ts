@@ -110,7 +110,7 @@ function exportAll(query: string): Promise<Run> {
       let bytes = 0;
       let firstLineMs = 0;
       // The last bytes received, where the manifest line is: the client decodes nothing else.
-      let tail = Buffer.alloc(0);
+      let tail: Buffer = Buffer.alloc(0);
       res.on("data", (chunk: Buffer) => {
         if (bytes === 0) {
           firstLineMs = Math.round(performance.now() - started);

@@ -1,17 +1,11 @@
-import Database from "better-sqlite3";
 import { encodeLines, type ExportView } from "../../domain/export-lines.js";
-import type { ArticlePartition } from "./article-partition.js";
+import { ArticlePartition } from "./article-partition.js";
 import { and, conditions, matchSet, whereClause, type Keyset, type PartitionSearch, type Params } from "./match-conditions.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
 
 // One monthly index's part of an export (sqlite-export.ts): its counts before
 // the walk, then its matches in export order (published_at desc, id desc)
 // from a keyset, a batch at a time, with their lines.
-
-/** The documents' connection waits for a lock as briefly as any read. */
-const DOCS_BUSY_MS = 250;
-/** Its page cache (negative: KiB): the tree's inner pages; each document's own pages are read once. */
-const DOCS_CACHE_KIB = -2048;
 
 export interface ExportCountPart {
   total: number;
@@ -93,45 +87,41 @@ export interface ExportRowsPart {
   done: boolean;
 }
 
+/**
+ * Runs `read` on a connection of its own to the index that maps nothing, closed after it: an export reads every
+ * document once, and the pages the index's long-lived connection maps would stay in the process's memory (RSS)
+ * for as long as it lives.
+ */
+export function unmapped<T>(partition: ArticlePartition, read: (own: ArticlePartition) => T): T {
+  const own = new ArticlePartition(partition.month, partition.path, { create: false, mapped: false });
+  try {
+    return read(own);
+  } finally {
+    own.close();
+  }
+}
+
 /** The first `n` matches after `keyset` with their lines, made here so only bytes cross to the stream. */
 export function exportRows(partition: ArticlePartition, search: PartitionSearch, args: ExportRowsArgs): ExportRowsPart {
   const keys = exportKeys(partition, search, args.n, args.keyset);
-  const docs = exportDocs(partition.path, keys.map((key) => key.rowid));
+  const doc = partition.statements.get("SELECT doc FROM docs WHERE rowid = ?").pluck();
   const published: string[] = [];
   const ids: string[] = [];
-  const found: string[] = [];
-  keys.forEach((key, i) => {
-    const doc = docs[i];
-    // An article removed between its key and its document is not exported.
-    if (doc === undefined) return;
+  const docs: string[] = [];
+  for (const key of keys) {
+    const found = doc.get(key.rowid) as string | undefined;
+    // An article removed since it was counted is not exported.
+    if (found === undefined) continue;
     published.push(key.published_at);
     ids.push(key.id);
-    found.push(doc);
-  });
+    docs.push(found);
+  }
   const last = keys.at(-1);
   return {
     published,
     ids,
-    lines: encodeLines(found, args.view),
+    lines: encodeLines(docs, args.view),
     last: last && { published_at: last.published_at, id: last.id },
     done: keys.length < args.n,
   };
-}
-
-/**
- * Stored documents by rowid, in the order asked, read through a connection of their own that maps nothing: an
- * export reads every document once, and pages mapped by the index's long-lived connection would stay in the
- * process's memory (RSS) for as long as it lives. Its page cache is small, and freed with it.
- */
-function exportDocs(path: string, rowids: readonly number[]): Array<string | undefined> {
-  if (rowids.length === 0) return [];
-  const db = new Database(path, { fileMustExist: true, timeout: DOCS_BUSY_MS });
-  try {
-    db.pragma("mmap_size = 0");
-    db.pragma(`cache_size = ${DOCS_CACHE_KIB}`);
-    const doc = db.prepare("SELECT doc FROM docs WHERE rowid = ?").pluck();
-    return rowids.map((rowid) => doc.get(rowid) as string | undefined);
-  } finally {
-    db.close();
-  }
 }

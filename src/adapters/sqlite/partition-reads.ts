@@ -13,6 +13,7 @@ import { candidates, countMatches, type PartitionHit } from "./partition-search.
 import {
   exportCountPart,
   exportRows,
+  unmapped,
   type ExportCountArgs,
   type ExportCountPart,
   type ExportRowsArgs,
@@ -258,13 +259,14 @@ const HANDLERS: Handlers = {
     if (search === FIELD_UNAVAILABLE) return { total: 0, remaining: 0, groups: [], fieldUnavailable: true };
     return search === null ? { total: 0, remaining: 0, groups: [] } : exportCountPart(partition, search, args);
   },
-  exportRows(partition, args) {
-    const search = compile(partition, args);
-    if (search === null || search === FIELD_UNAVAILABLE) {
-      return { published: [], ids: [], lines: { bytes: new Uint8Array(0), ends: [] }, last: undefined, done: true };
-    }
-    return exportRows(partition, search, args);
-  },
+  exportRows: (partition, args) =>
+    unmapped(partition, (own) => {
+      const search = compile(own, args);
+      if (search === null || search === FIELD_UNAVAILABLE) {
+        return { published: [], ids: [], lines: { bytes: new Uint8Array(0), ends: [] }, last: undefined, done: true };
+      }
+      return exportRows(own, search, args);
+    }),
 };
 
 /** One thread's connections to the monthly indexes under `dir`, opened on first use. */
