@@ -67,7 +67,7 @@ const report = [
   `## Export (GET /export over HTTP)`,
   "",
   `Measured ${new Date().toISOString().slice(0, 16)}Z on ${machine()}; load average before the run ${run.loadBefore}, after ${loadAverage()} (the machine is shared).`,
-  `Index: ${dataDir.replace(/.*\/bench\//, "bench/")}; query: \`/export?${args.query}\`. Command: \`flock /tmp/newsindex-bench.lock npm run bench:export -- ${process.argv.slice(2).join(" ")}\`.`,
+  `Index: ${dataDir.replace(/.*\/bench\//, "bench/")}; query: \`/export?${args.query}\`. Command: \`npm run bench:export -- ${process.argv.slice(2).join(" ")}\`.`,
   "",
   "| articles sent | /search total | seconds | articles/s | MB sent | time to first line | RSS min / max (spread) | private (RssAnon) min / max (spread) | index pages mapped (RssFile) min / max |",
   "|---|---|---|---|---|---|---|---|---|",
@@ -77,6 +77,7 @@ const report = [
     .filter((_, i) => i % 8 === 0)
     .map(mb)
     .join(", ")}.`,
+  `CPU: ${Math.round(run.cpuMicros / run.count)} µs per article over all threads (${(run.cpuMicros / 1000 / run.ms).toFixed(2)} cores on average); the main thread (stream, HTTP, client) busy ${Math.round(run.mainBusy * 100)}% of the time.`,
   `Manifest: count ${run.manifest.count}, total ${run.manifest.total}, credits_charged ${run.manifest.credits_charged}, coverage ${run.manifest.coverage}.`,
 ].join("\n");
 console.log(report);
@@ -95,12 +96,18 @@ interface Run {
   firstLineMs: number;
   rss: Memory[];
   loadBefore: string;
+  /** CPU of the whole process (every thread), µs. */
+  cpuMicros: number;
+  /** Share of the time the main thread's event loop was busy (the stream, HTTP and the client). */
+  mainBusy: number;
   manifest: { count: number; total: number; credits_charged: number; coverage: string };
 }
 
 /** Streams the export, counting lines and discarding them; RSS sampled from the first byte to the manifest. */
 function exportAll(query: string): Promise<Run> {
   const loadBefore = loadAverage();
+  const cpuBefore = process.cpuUsage();
+  const loopBefore = performance.eventLoopUtilization();
   const started = performance.now();
   return new Promise((resolve, reject) => {
     const rss: Memory[] = [];
@@ -126,7 +133,10 @@ function exportAll(query: string): Promise<Run> {
         rss.push(memory());
         const last = tail.toString("utf8").trimEnd().split("\n").at(-1) ?? "{}";
         const manifest = (JSON.parse(last) as { manifest: Run["manifest"] }).manifest;
-        resolve({ count: lines - 1, bytes, ms: performance.now() - started, firstLineMs, rss, loadBefore, manifest });
+        const cpu = process.cpuUsage(cpuBefore);
+        const mainBusy = performance.eventLoopUtilization(loopBefore).utilization;
+        const ms = performance.now() - started;
+        resolve({ count: lines - 1, bytes, ms, firstLineMs, rss, loadBefore, cpuMicros: cpu.user + cpu.system, mainBusy, manifest });
       });
       res.on("error", reject);
     });

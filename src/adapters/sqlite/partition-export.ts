@@ -1,11 +1,11 @@
-import { encodeLines, type ExportView } from "../../domain/export-lines.js";
+import { encodeLines, type EncodedLines, type ExportView } from "../../domain/export-lines.js";
 import { ArticlePartition } from "./article-partition.js";
 import { and, conditions, matchSet, whereClause, type Keyset, type PartitionSearch, type Params } from "./match-conditions.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
 
 // One monthly index's part of an export (sqlite-export.ts): its counts before
 // the walk, then its matches in export order (published_at desc, id desc)
-// from a keyset, a batch at a time, with their lines.
+// from a keyset, a batch at a time, and their documents' lines.
 
 export interface ExportCountPart {
   total: number;
@@ -70,21 +70,10 @@ export function exportKeys(partition: ArticlePartition, search: PartitionSearch,
     .all(params) as PartitionHit[];
 }
 
-export interface ExportRowsArgs {
-  n: number;
-  keyset?: Keyset | undefined;
-  view: ExportView;
-}
-
-/** Matches in export order, each with its line; `lines.ends[i]` ends row i's. */
-export interface ExportRowsPart {
-  published: string[];
-  ids: string[];
-  lines: { bytes: Uint8Array; ends: number[] };
-  /** The last match read (its row left out when its article was removed since); the next read starts after it. */
-  last: { published_at: string; id: string } | undefined;
-  /** Nothing follows `last` in this index. */
-  done: boolean;
+/** Lines of the documents asked for, in the order asked; `missing` lists (by position) those no longer stored. */
+export interface ExportLinesPart {
+  lines: EncodedLines;
+  missing: number[];
 }
 
 /**
@@ -101,27 +90,21 @@ export function unmapped<T>(partition: ArticlePartition, read: (own: ArticlePart
   }
 }
 
-/** The first `n` matches after `keyset` with their lines, made here so only bytes cross to the stream. */
-export function exportRows(partition: ArticlePartition, search: PartitionSearch, args: ExportRowsArgs): ExportRowsPart {
-  const keys = exportKeys(partition, search, args.n, args.keyset);
-  const doc = partition.statements.get("SELECT doc FROM docs WHERE rowid = ?").pluck();
-  const published: string[] = [];
-  const ids: string[] = [];
+/** The lines of the documents `rowids` (the keys' own rows), made here so only bytes cross to the stream. */
+export function exportLines(partition: ArticlePartition, rowids: readonly number[], view: ExportView): ExportLinesPart {
+  // One statement for the batch's documents: a statement per document costs twice as much.
+  const rows = partition.statements
+    .get("SELECT rowid, doc FROM docs WHERE rowid IN (SELECT value FROM json_each(?))")
+    .raw()
+    .all(JSON.stringify(rowids)) as Array<[number, string]>;
+  const byRowid = new Map(rows);
   const docs: string[] = [];
-  for (const key of keys) {
-    const found = doc.get(key.rowid) as string | undefined;
+  const missing: number[] = [];
+  rowids.forEach((rowid, i) => {
+    const doc = byRowid.get(rowid);
     // An article removed since it was counted is not exported.
-    if (found === undefined) continue;
-    published.push(key.published_at);
-    ids.push(key.id);
-    docs.push(found);
-  }
-  const last = keys.at(-1);
-  return {
-    published,
-    ids,
-    lines: encodeLines(docs, args.view),
-    last: last && { published_at: last.published_at, id: last.id },
-    done: keys.length < args.n,
-  };
+    if (doc === undefined) missing.push(i);
+    else docs.push(doc);
+  });
+  return { lines: encodeLines(docs, view), missing };
 }

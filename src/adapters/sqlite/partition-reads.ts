@@ -1,6 +1,7 @@
 import type { PartitionFacet } from "../../domain/facets.js";
 import type { SizeOrder } from "../../domain/stories/story-order.js";
 import type { ArticleFilters, CandidateCheck } from "../../domain/search-query.js";
+import type { ExportView } from "../../domain/export-lines.js";
 import { ArticlePartition, closeQuietly } from "./article-partition.js";
 import { entitySpellingsPart, type EntitySpellingsPart } from "./entity-keys.js";
 import { aggregatePart, type AggregatePartRow } from "./partition-aggregate.js";
@@ -12,12 +13,12 @@ import { checkCandidates, type CheckedCandidates } from "./partition-candidates.
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
 import {
   exportCountPart,
-  exportRows,
+  exportKeys,
+  exportLines,
   unmapped,
   type ExportCountArgs,
   type ExportCountPart,
-  type ExportRowsArgs,
-  type ExportRowsPart,
+  type ExportLinesPart,
 } from "./partition-export.js";
 import { nearest, vectorOfArticle, type NearestPart, type VectorOfArticle } from "./partition-nearest.js";
 import {
@@ -146,9 +147,10 @@ export interface ReadJobs {
     result: NearestPart & { fieldUnavailable?: true };
   };
   vectorOf: { args: { id: string; model: string }; result: VectorOfArticle };
-  /** An export (partition-export.ts): counts before the walk, then matches in export order with their lines. */
+  /** An export (partition-export.ts): counts before the walk, then keys in export order and their documents' lines. */
   exportCount: { args: QueryArgs & ExportCountArgs; result: Scanned & ExportCountPart };
-  exportRows: { args: QueryArgs & ExportRowsArgs; result: ExportRowsPart };
+  exportKeys: { args: QueryArgs & { n: number; keyset?: Keyset }; result: PartitionHit[] };
+  exportLines: { args: { rowids: number[]; view: ExportView }; result: ExportLinesPart };
 }
 
 export type ReadJob = keyof ReadJobs;
@@ -259,14 +261,12 @@ const HANDLERS: Handlers = {
     if (search === FIELD_UNAVAILABLE) return { total: 0, remaining: 0, groups: [], fieldUnavailable: true };
     return search === null ? { total: 0, remaining: 0, groups: [] } : exportCountPart(partition, search, args);
   },
-  exportRows: (partition, args) =>
+  exportKeys: (partition, args) =>
     unmapped(partition, (own) => {
       const search = compile(own, args);
-      if (search === null || search === FIELD_UNAVAILABLE) {
-        return { published: [], ids: [], lines: { bytes: new Uint8Array(0), ends: [] }, last: undefined, done: true };
-      }
-      return exportRows(own, search, args);
+      return search === null || search === FIELD_UNAVAILABLE ? [] : exportKeys(own, search, args.n, args.keyset);
     }),
+  exportLines: (partition, args) => unmapped(partition, (own) => exportLines(own, args.rowids, args.view)),
 };
 
 /** One thread's connections to the monthly indexes under `dir`, opened on first use. */

@@ -11,21 +11,32 @@ import type {
 import type { PartitionFailure } from "../../ports/index-backend.js";
 import { toFtsMatch } from "./fts-match.js";
 import type { Keyset } from "./match-conditions.js";
-import type { ExportRowsPart } from "./partition-export.js";
 import type { QueryArgs } from "./partition-reads.js";
 import { unreadable, walkPartitions } from "./partition-walker.js";
 import { NOT_STARTED, type ReadPool } from "./read-pool.js";
 
 // The embedded engine's export walk (ports/article-export.ts): a keyset walk
 // over the monthly indexes that hold matches, merged newest first. Each index
-// keeps a buffer of its next rows, keys and lines made on a read thread
-// (partition-export.ts), so an index gives each row once. As soon as a buffer
-// is used up, the rows after it are read, while the stream sends the batch it
-// was taken for. Memory is a buffer and one read ahead per index, whatever the
-// export's size.
+// keeps a buffer of its next rows, their keys and lines made on the read
+// threads (partition-export.ts), so an index gives each row once. A read takes
+// the keys, then makes the documents' lines in parts on every thread of the
+// lane at once. As soon as a buffer is used up, the rows after it are read,
+// while the stream sends the batch it was taken for. Memory is a buffer and
+// one read ahead per index, whatever the export's size.
 
 /** Rows an index reads at a time. */
-const ROWS_PER_READ = 1000;
+const ROWS_PER_READ = 2000;
+
+/** An index's next rows in export order, row i's line ending at `lines.ends[i]`. */
+interface ExportRowsPart {
+  published: string[];
+  ids: string[];
+  lines: EncodedLines;
+  /** The last match read (its row left out when its article was removed since); the next read starts after it. */
+  last: ExportPosition | undefined;
+  /** Nothing follows `last` in this index. */
+  done: boolean;
+}
 
 interface Source {
   month: string;
@@ -134,14 +145,35 @@ class SqliteExportWalk implements ExportWalk {
   private async read(month: string, from: ExportStart | undefined): Promise<Read> {
     const keyset = keysetOf(from);
     try {
-      const rows = await this.pool.run("heavy", {
-        job: "exportRows",
+      const keys = await this.pool.run("heavy", {
+        job: "exportKeys",
         month,
-        args: { ...this.args, n: ROWS_PER_READ, view: this.view, ...(keyset ? { keyset } : {}) },
+        args: { ...this.args, n: ROWS_PER_READ, ...(keyset ? { keyset } : {}) },
       });
       // Never the case: an export's reads have no start-by time.
-      if (rows === NOT_STARTED) return { failed: unreadable(month, new Error("the read was not started")) };
-      return { rows };
+      if (keys === NOT_STARTED) return { failed: unreadable(month, new Error("the read was not started")) };
+      const width = this.pool.width("heavy");
+      const size = Math.ceil(keys.length / width);
+      const parts = await Promise.all(
+        Array.from({ length: keys.length === 0 ? 0 : Math.ceil(keys.length / size) }, async (_, i) => {
+          const slice = keys.slice(i * size, (i + 1) * size);
+          const rowids = slice.map((key) => key.rowid);
+          const part = await this.pool.run("heavy", { job: "exportLines", month, args: { rowids, view: this.view } });
+          if (part === NOT_STARTED) throw new Error("the read was not started");
+          const missing = new Set(part.missing);
+          return { keys: slice.filter((_, j) => !missing.has(j)), lines: part.lines };
+        }),
+      );
+      const last = keys.at(-1);
+      return {
+        rows: {
+          published: parts.flatMap((part) => part.keys.map((key) => key.published_at)),
+          ids: parts.flatMap((part) => part.keys.map((key) => key.id)),
+          lines: concatLines(parts.map((part) => part.lines)),
+          last: last && { published_at: last.published_at, id: last.id },
+          done: keys.length < ROWS_PER_READ,
+        },
+      };
     } catch (error) {
       return { failed: unreadable(month, error) };
     }
@@ -178,18 +210,24 @@ function linesOf(taken: ReadonlyArray<{ source: Source; row: number }>): Encoded
     if (last !== undefined && last.lines === source.rows.lines && last.to === row) last.to = row + 1;
     else runs.push({ lines: source.rows.lines, from: row, to: row + 1 });
   }
-  const slices = runs.map(({ lines, from, to }) => {
-    const begin = from === 0 ? 0 : (lines.ends[from - 1] as number);
-    return { bytes: lines.bytes.subarray(begin, lines.ends[to - 1]), ends: lines.ends.slice(from, to).map((end) => end - begin) };
-  });
-  if (slices.length === 1) return slices[0] as EncodedLines;
-  const bytes = new Uint8Array(slices.reduce((sum, slice) => sum + slice.bytes.length, 0));
+  return concatLines(
+    runs.map(({ lines, from, to }) => {
+      const begin = from === 0 ? 0 : (lines.ends[from - 1] as number);
+      return { bytes: lines.bytes.subarray(begin, lines.ends[to - 1]), ends: lines.ends.slice(from, to).map((end) => end - begin) };
+    }),
+  );
+}
+
+/** Runs of lines, back to back: the run itself when there is one. */
+function concatLines(runs: readonly EncodedLines[]): EncodedLines {
+  if (runs.length === 1) return runs[0] as EncodedLines;
+  const bytes = new Uint8Array(runs.reduce((sum, run) => sum + run.bytes.length, 0));
   const ends: number[] = [];
   let at = 0;
-  for (const slice of slices) {
-    bytes.set(slice.bytes, at);
-    for (const end of slice.ends) ends.push(at + end);
-    at += slice.bytes.length;
+  for (const run of runs) {
+    bytes.set(run.bytes, at);
+    for (const end of run.ends) ends.push(at + end);
+    at += run.bytes.length;
   }
   return { bytes, ends };
 }
