@@ -1,8 +1,8 @@
-// The export benchmark (issue 29): GET /export of every article of an
+// The export benchmark: GET /export of every article of an
 // ingested index over HTTP on loopback, timed from the request to the
-// manifest, with the process's RSS sampled every 250 ms from start to end.
-// The server and the client (which counts lines and discards them) share one
-// process, so the RSS is the server's plus a small, constant client.
+// manifest, with the server process's RSS sampled every 250 ms from start to
+// end. The client (export-client.ts: counts lines and discards them) runs in a
+// process of its own, as a real one does.
 //
 //   npm run bench:export -- --data-dir DIR            an index already ingested (DIR/index)
 //   npm run bench:export -- --articles 1000000        generate and ingest a corpus (bench/.data/, reused)
@@ -12,7 +12,7 @@
 
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { request } from "node:http";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config/config.js";
@@ -38,8 +38,6 @@ const { values: args } = parseArgs({
 });
 const DATA = new URL(".data/", import.meta.url).pathname;
 const MB = 2 ** 20;
-/** Enough for the manifest line. */
-const TAIL_BYTES = 8192;
 
 const dataDir = args["data-dir"] ?? (await ingested(Number(args.articles), Number(args.months)));
 const container = createContainer(loadConfig({}, { dataDir, logLevel: "silent" }));
@@ -77,7 +75,7 @@ const report = [
     .filter((_, i) => i % 8 === 0)
     .map(mb)
     .join(", ")}.`,
-  `CPU: ${Math.round(run.cpuMicros / run.count)} µs per article over all threads (${(run.cpuMicros / 1000 / run.ms).toFixed(2)} cores on average); the main thread (stream, HTTP, client) busy ${Math.round(run.mainBusy * 100)}% of the time.`,
+  `CPU: ${Math.round(run.cpuMicros / run.count)} µs per article over the server's threads (${(run.cpuMicros / 1000 / run.ms).toFixed(2)} cores on average); the server's main thread (stream, HTTP) busy ${Math.round(run.mainBusy * 100)}% of the time.`,
   `Manifest: count ${run.manifest.count}, total ${run.manifest.total}, credits_charged ${run.manifest.credits_charged}, coverage ${run.manifest.coverage}.`,
 ].join("\n");
 console.log(report);
@@ -98,50 +96,46 @@ interface Run {
   loadBefore: string;
   /** CPU of the whole process (every thread), µs. */
   cpuMicros: number;
-  /** Share of the time the main thread's event loop was busy (the stream, HTTP and the client). */
+  /** Share of the time the server's main thread was busy (the stream and HTTP). */
   mainBusy: number;
   manifest: { count: number; total: number; credits_charged: number; coverage: string };
 }
 
-/** Streams the export, counting lines and discarding them; RSS sampled from the first byte to the manifest. */
+/**
+ * Streams the export to a client in a process of its own (export-client.ts), which counts the lines and discards
+ * them; this process's RSS sampled from the first byte to the manifest, and its CPU (the server's, every thread).
+ */
 function exportAll(query: string): Promise<Run> {
   const loadBefore = loadAverage();
   const cpuBefore = process.cpuUsage();
   const loopBefore = performance.eventLoopUtilization();
-  const started = performance.now();
   return new Promise((resolve, reject) => {
     const rss: Memory[] = [];
     let sampler: NodeJS.Timeout | undefined;
-    const req = request(`${base}/export?${query}`, { headers: { "x-api-key": key } }, (res) => {
-      let lines = 0;
-      let bytes = 0;
-      let firstLineMs = 0;
-      // The last bytes received, where the manifest line is: the client decodes nothing else.
-      let tail: Buffer = Buffer.alloc(0);
-      res.on("data", (chunk: Buffer) => {
-        if (bytes === 0) {
-          firstLineMs = Math.round(performance.now() - started);
-          rss.push(memory());
-          sampler = setInterval(() => rss.push(memory()), 250);
-        }
-        bytes += chunk.length;
-        for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
-        tail = chunk.length >= TAIL_BYTES ? chunk.subarray(-TAIL_BYTES) : Buffer.concat([tail, chunk]).subarray(-TAIL_BYTES);
-      });
-      res.on("end", () => {
-        clearInterval(sampler);
-        rss.push(memory());
-        const last = tail.toString("utf8").trimEnd().split("\n").at(-1) ?? "{}";
-        const manifest = (JSON.parse(last) as { manifest: Run["manifest"] }).manifest;
-        const cpu = process.cpuUsage(cpuBefore);
-        const mainBusy = performance.eventLoopUtilization(loopBefore).utilization;
-        const ms = performance.now() - started;
-        resolve({ count: lines - 1, bytes, ms, firstLineMs, rss, loadBefore, cpuMicros: cpu.user + cpu.system, mainBusy, manifest });
-      });
-      res.on("error", reject);
+    const script = new URL("./export-client.ts", import.meta.url).pathname;
+    const client = spawn(process.execPath, ["--import", "tsx", script, `${base}/export?${query}`, key], {
+      stdio: ["ignore", "pipe", "inherit"],
     });
-    req.on("error", reject);
-    req.end();
+    let output = "";
+    client.stdout.setEncoding("utf8");
+    client.stdout.on("data", (text: string) => {
+      output += text;
+      if (sampler === undefined && output.startsWith("first\n")) {
+        rss.push(memory());
+        sampler = setInterval(() => rss.push(memory()), 250);
+      }
+    });
+    client.on("error", reject);
+    client.on("exit", (code) => {
+      clearInterval(sampler);
+      rss.push(memory());
+      const cpu = process.cpuUsage(cpuBefore);
+      const mainBusy = performance.eventLoopUtilization(loopBefore).utilization;
+      const last = output.trimEnd().split("\n").at(-1) ?? "";
+      if (code !== 0 || !last.startsWith("{")) return reject(new Error(`the client exited with ${code}: ${output.slice(-300)}`));
+      const figures = JSON.parse(last) as Pick<Run, "count" | "bytes" | "ms" | "firstLineMs" | "manifest">;
+      resolve({ ...figures, rss, loadBefore, cpuMicros: cpu.user + cpu.system, mainBusy });
+    });
   });
 }
 

@@ -15,11 +15,13 @@ export interface EncodedLines {
 
 const NEWLINE = 10;
 const encoder = new TextEncoder();
+/** Where lines are encoded, reused by every call on a thread (and grown for a longer run): one copy per run leaves it. */
+let scratch = new Uint8Array(1 << 21);
 
 /** The lines of `docs` (stored ArticleDetail JSON) in the order given. */
 export function encodeLines(docs: readonly string[], view: ExportView): EncodedLines {
   const present = presenter(view, docs[0]);
-  let bytes = new Uint8Array(Math.max(1 << 16, docs.length * 2048));
+  let bytes = scratch;
   let at = 0;
   const ends: number[] = [];
   for (const doc of docs) {
@@ -28,7 +30,7 @@ export function encodeLines(docs: readonly string[], view: ExportView): EncodedL
     if (at + line.length * 3 + 1 > bytes.length) {
       const grown = new Uint8Array(Math.max(bytes.length * 2, at + line.length * 3 + 1));
       grown.set(bytes.subarray(0, at));
-      bytes = grown;
+      bytes = scratch = grown;
     }
     at += encoder.encodeInto(line, bytes.subarray(at)).written;
     bytes[at++] = NEWLINE;
