@@ -66,7 +66,7 @@ export class ArticlePartition {
     try {
       this.db.pragma("journal_mode = WAL");
       this.db.pragma("synchronous = NORMAL");
-      // Reads come through the memory map; the page cache grows only once the connection writes.
+      // Reads come through the memory map (unless `mapped: false`); the page cache grows only once the connection writes.
       this.db.pragma(`cache_size = ${options.mapped === false ? UNMAPPED_CACHE_KIB : READ_CACHE_KIB}`);
       this.db.pragma(options.mapped === false ? "mmap_size = 0" : "mmap_size = 2147483648");
       this.db.pragma("temp_store = MEMORY");

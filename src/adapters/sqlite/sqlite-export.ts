@@ -213,7 +213,10 @@ function linesOf(taken: ReadonlyArray<{ source: Source; row: number }>): Encoded
   return concatLines(
     runs.map(({ lines, from, to }) => {
       const begin = from === 0 ? 0 : (lines.ends[from - 1] as number);
-      return { bytes: lines.bytes.subarray(begin, lines.ends[to - 1]), ends: lines.ends.slice(from, to).map((end) => end - begin) };
+      return {
+        bytes: lines.bytes.subarray(begin, lines.ends[to - 1]),
+        ends: lines.ends.slice(from, to).map((end) => end - begin),
+      };
     }),
   );
 }

@@ -85,7 +85,6 @@ export async function prepareExport(
     lines: (charged, refund) => {
       const progress: Progress = { sent: 0, settled: false };
       const lines = streamLines(walk, progress, {
-        request,
         after,
         rows,
         cuts,
@@ -110,7 +109,6 @@ export async function prepareExport(
 }
 
 interface StreamContext {
-  request: ExportRequest;
   after: ExportPosition | null;
   rows: number;
   cuts: TieGroupCut[];
