@@ -48,9 +48,9 @@ export interface PreparedCall {
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
-/** The body of a streamed operation (`stream` below): its lines, read once, as the client takes them. */
+/** The body of a streamed operation (`stream` below): its lines (UTF-8, several to a chunk), read once, as the client takes them. */
 export interface StreamedBody {
-  lines: AsyncIterable<string>;
+  lines: AsyncIterable<Uint8Array>;
 }
 
 export function isStreamedBody(body: object): body is StreamedBody {

@@ -158,7 +158,9 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     case "feed": {
       const container = createContainer(config, systemClock, { logger });
       try {
-        return command === "follow" ? await followCommand(container, positionals, values) : await feedCommand(container, values);
+        return command === "follow"
+          ? await followCommand(io, container, positionals, values)
+          : await feedCommand(io, container, values);
       } finally {
         await container.close();
       }
@@ -255,7 +257,7 @@ async function reindexWithProgress(io: CliIo, container: Container, batch: numbe
  * way, it resumes where the last stored step ended.
  */
 async function embedWithProgress(io: CliIo, container: Container): Promise<void> {
-  const stage = container.embeddingStage();
+  const stage = container.embeddingStage({ indexThreads: availableParallelism() });
   const bar = io.progress
     ? new cliProgress.SingleBar(
         {
@@ -270,7 +272,6 @@ async function embedWithProgress(io: CliIo, container: Container): Promise<void>
   let last: CatchUpProgress | undefined;
   const rate = (done: number): number => Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
   const embedded = await catchUpEmbeddings(stage, {
-    indexThreads: availableParallelism(),
     onProgress(progress) {
       if (last === undefined) bar?.start(progress.total, 0, { rate: 0, month: progress.month });
       last = progress;

@@ -1,7 +1,9 @@
+import { lookupCredits } from "../../domain/billing/index-usage.js";
 import type { EntityRef } from "../../domain/entities/entity-key.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
-import type { IndexBackend, PartitionFailure } from "../../ports/index-backend.js";
+import type { EntityLexicon } from "../../ports/entity-lexicon.js";
+import type { PartitionFailure } from "../../ports/index-coverage.js";
 import type { ResolvedEntity } from "../../schemas/responses.js";
 import { completeness, type Completeness } from "../query-kernel/coverage.js";
 import { applyPlanWindow } from "../query-kernel/plan-window.js";
@@ -11,14 +13,14 @@ import { applyPlanWindow } from "../query-kernel/plan-window.js";
 // The `entity_id` filter of every endpoint reports its groups with this, and
 // the graph starts from it.
 
-/** Spellings held per monthly index at most: a group is a handful of spellings, never thousands. */
-const SPELLINGS_PER_INDEX = 1000;
+/** Spellings read at most: a group is a handful of spellings, never thousands. */
+const MAX_SPELLINGS = 1000;
 
 export interface EntityAliases {
   entity: EntityRef;
   /** Spellings with an article in the window, the most carried first; empty: the id matches nothing there. */
   aliases: Array<{ value: string; articles: number }>;
-  /** 1 credit for the key lookup, 2 when the window cut into a monthly index and each spelling was checked against it. */
+  /** What the lookup took (domain/billing/index-usage.ts lookupCredits). */
   credits: 1 | 2;
   partitionsRead: string[];
   partitionsFailed: PartitionFailure[];
@@ -26,7 +28,7 @@ export interface EntityAliases {
 
 /** `counts: false` only asks which spellings occur in the window (aliases then carry `articles: 1`). */
 export async function entityAliases(
-  index: IndexBackend,
+  index: EntityLexicon,
   entity: EntityRef,
   window: { from?: string | undefined; to?: string | undefined },
   counts = true,
@@ -38,12 +40,12 @@ export async function entityAliases(
     from: window.from,
     to: window.to,
     counts,
-    limit: SPELLINGS_PER_INDEX,
+    limit: MAX_SPELLINGS,
   });
   return {
     entity,
     aliases: found.spellings.map((s) => ({ value: s.value, articles: s.articles })),
-    credits: found.windowChecked ? 2 : 1,
+    credits: lookupCredits(found.usage),
     partitionsRead: found.partitionsRead,
     partitionsFailed: found.partitionsFailed,
   };
@@ -59,7 +61,7 @@ export interface EntityResolution {
 
 /** Resolves a request's `entity_id` filters within its window as the plan clamps it; undefined without any. */
 export async function resolveEntityFilters(
-  index: IndexBackend,
+  index: EntityLexicon,
   filters: ArticleFilters,
   plan: Plan,
   nowMs: number,
