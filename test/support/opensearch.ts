@@ -1,0 +1,57 @@
+import { randomBytes } from "node:crypto";
+import type { Client } from "@opensearch-project/opensearch";
+import { openSearchClient } from "../../src/adapters/opensearch/client.js";
+
+// The scaled shape's tests run on a real OpenSearch node: .ci/run starts one
+// (.ci/opensearch.sh) on 127.0.0.1:19200, where `bash .ci/opensearch.sh` also
+// starts it locally; NEWSINDEX_TEST_OPENSEARCH_URL points elsewhere. Each test
+// gets a name prefix of its own, so tests share the node without seeing each
+// other's indices, and everything under it is deleted afterwards.
+
+export const OPENSEARCH_URL = process.env.NEWSINDEX_TEST_OPENSEARCH_URL ?? "http://127.0.0.1:19200";
+
+export interface TestOpenSearch {
+  client: Client;
+  urls: string[];
+  /** Names of this test's indices, aliases and templates start with it. */
+  prefix: string;
+  /** Deletes every index and template under the prefix, and closes the client. */
+  dispose(): Promise<void>;
+}
+
+export async function testOpenSearch(): Promise<TestOpenSearch> {
+  const urls = OPENSEARCH_URL.split(",").map((u) => u.trim());
+  const client = openSearchClient({ urls });
+  const prefix = `test-${randomBytes(6).toString("hex")}`;
+  try {
+    await client.cluster.health({ wait_for_status: "yellow", timeout: "30s" });
+  } catch (error) {
+    await client.close();
+    throw new Error(
+      `No OpenSearch node answers at ${OPENSEARCH_URL} (start one with \`bash .ci/opensearch.sh\`, or set NEWSINDEX_TEST_OPENSEARCH_URL): ${String(error)}`,
+    );
+  }
+  return {
+    client,
+    urls,
+    prefix,
+    async dispose() {
+      try {
+        await dropPrefix(client, prefix);
+      } finally {
+        await client.close();
+      }
+    },
+  };
+}
+
+/** Deletes the indices and index templates named `<prefix>-*`, by name (a node may refuse wildcard deletes). */
+export async function dropPrefix(client: Client, prefix: string): Promise<void> {
+  const indices = await client.indices.get({ index: `${prefix}-*`, expand_wildcards: "all", ignore_unavailable: true });
+  const names = Object.keys(indices.body);
+  if (names.length > 0) await client.indices.delete({ index: names.join(",") });
+  const templates = await client.indices.getIndexTemplate({ name: `${prefix}-*` }, { ignore: [404] });
+  for (const template of templates.body.index_templates ?? []) {
+    await client.indices.deleteIndexTemplate({ name: template.name });
+  }
+}
