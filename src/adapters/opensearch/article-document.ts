@@ -1,0 +1,70 @@
+import type { ArticleDetail } from "../../domain/article.js";
+import { ENTITY_TYPES, ENTITY_TYPE_FIELDS, entityIdOf, entityKey } from "../../domain/entities/entity-key.js";
+import { FILTER_FIELDS, type FilterFieldSpec } from "../../domain/filter-fields.js";
+import { signalValues, type SignalName } from "../../domain/vocabularies/signals-v1.js";
+
+// An article as a document of a monthly index (article-mapping.ts): the
+// article itself, exactly as written, plus `indexed`, what only the index
+// needs. Reading a document back drops `indexed`.
+
+export interface IndexedFields {
+  /** published_at, else collected_at, else the id's collection time: the window and the browse order. */
+  stamp: string;
+  /** Persons, organizations and other names, lower-cased, once each: ranked beside the title. */
+  entities: string;
+  /** The er-v1 entity ids (`<type>:<key>`) of every spelling the article carries: `entity_id` filters match them. */
+  entity_ids: string[];
+  /** Signals carried (intensity above 0). */
+  signals: SignalName[];
+  /** Mentioned cities with coordinates (spec section 4, rule 5: not regions or countries). */
+  places: Array<{ lat: number; lon: number }>;
+  vector?: number[];
+  vector_model?: string;
+}
+
+export type ArticleDocument = ArticleDetail & { indexed: IndexedFields };
+
+/** The time an article is browsed and windowed by. */
+export function stampOf(article: ArticleDetail): string {
+  return article.published_at ?? article.collected_at ?? article.id.slice(0, 14);
+}
+
+export function toDocument(article: ArticleDetail): ArticleDocument {
+  return {
+    ...article,
+    indexed: {
+      stamp: stampOf(article),
+      entities: entityText(article),
+      entity_ids: entityIds(article),
+      signals: signalValues(article.signals).map(([name]) => name),
+      places: article.location_details.flatMap((l) =>
+        l.kind === "city" && l.latitude !== null && l.longitude !== null ? [{ lat: l.latitude, lon: l.longitude }] : [],
+      ),
+    },
+  };
+}
+
+/** The article a document holds. */
+export function fromDocument(source: ArticleDocument): ArticleDetail {
+  const { indexed: _indexed, ...article } = source;
+  return article;
+}
+
+/** As the embedded index's FTS `entities` column: each name once, lower-cased, joined the same way. */
+function entityText(a: ArticleDetail): string {
+  const seen = new Set<string>();
+  for (const value of [...a.persons, ...a.organizations, ...a.names]) seen.add(value.toLowerCase());
+  return [...seen].join(" ; ");
+}
+
+function entityIds(a: ArticleDetail): string[] {
+  const ids = new Set<string>();
+  for (const type of ENTITY_TYPES) {
+    const field: FilterFieldSpec = FILTER_FIELDS[ENTITY_TYPE_FIELDS[type]];
+    for (const value of field.values(a)) {
+      const key = entityKey(type, value);
+      if (key !== "") ids.add(entityIdOf(type, key));
+    }
+  }
+  return [...ids];
+}
