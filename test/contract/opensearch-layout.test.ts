@@ -4,6 +4,7 @@ import { articleTemplate, assertLuceneVectors } from "../../src/adapters/opensea
 import { fromDocument, toDocument, type ArticleDocument } from "../../src/adapters/opensearch/article-document.js";
 import { bulkCreate } from "../../src/adapters/opensearch/bulk-write.js";
 import { IndexNames } from "../../src/adapters/opensearch/index-names.js";
+import { search } from "../../src/adapters/opensearch/search-request.js";
 import type { ArticleDetail } from "../../src/domain/article.js";
 import { readArticles } from "../support/gkg-fixtures.js";
 import { testOpenSearch, type TestOpenSearch } from "../support/opensearch.js";
@@ -93,10 +94,9 @@ describe("OpenSearch article indices", () => {
     const withPerson = articles.filter((a) => a.persons.includes("joe biden")).length;
     const { body } = await node.client.count({ index: names.articles, body: { query: { term: { persons: "Joe BIDEN" } } } });
     expect(body.count).toBe(withPerson);
-    const { body: facets } = await node.client.search({
+    const facets = await search(node.client, {
       index: names.articles,
-      size: 0,
-      body: { aggs: { c: { terms: { field: "countries" }, aggs: { s: { terms: { field: "countries.as_written", size: 1 } } } } } },
+      body: { size: 0, aggs: { c: { terms: { field: "countries" }, aggs: { s: { terms: { field: "countries.as_written", size: 1 } } } } } },
     });
     const buckets = (facets.aggregations?.c as { buckets: Array<{ key: string; s: { buckets: Array<{ key: string }> } }> }).buckets;
     expect(buckets[0]?.key).toBe(buckets[0]?.key.toLowerCase());
