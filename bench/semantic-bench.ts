@@ -194,14 +194,14 @@ async function buildGraphs(dataDir: string): Promise<Graphs> {
   const dir = join(dataDir, "index");
   for (const f of readdirSync(dir).filter((f) => /\.ann(\.json)?$/.test(f))) rmSync(join(dir, f));
   const container = createContainer(loadConfig({}, { dataDir, logLevel: "silent", embedInServer: false }));
-  const stage = container.embeddingStage();
   const threads = 2;
+  const stage = container.embeddingStage({ indexThreads: threads });
   const started = performance.now();
   let vectors = 0;
   try {
     for (const { month } of await stage.backlog()) {
       const t = performance.now();
-      const added = await stage.indexVectors(month, threads);
+      const added = await stage.indexVectors(month);
       vectors += added;
       console.error(`  graph ${month}: ${added} vectors in ${((performance.now() - t) / 1000).toFixed(1)} s`);
     }

@@ -19,7 +19,7 @@ import type { EmbeddingStage } from "./ports/embedding-stage.js";
 import type { FollowerLease, SlotLedger } from "./ports/slot-ledger.js";
 import type { SlotKind } from "./domain/feed-slots.js";
 import { FeedFollower } from "./usecases/feed/feed-follower.js";
-import type { DerivedFieldsRebuild } from "./ports/index-backend.js";
+import type { IndexMaintenance } from "./ports/index-maintenance.js";
 import { AccountService } from "./usecases/accounts/account-service.js";
 import { CreditService } from "./usecases/accounts/credit-service.js";
 import { IngestService } from "./usecases/ingest/ingest-service.js";
@@ -49,9 +49,12 @@ export interface Container extends OperationDeps {
   /** The watch runner and webhook deliverer `serve` schedules; undefined with watches off. */
   watchJobs: WatchJobs | undefined;
   /** `newsindex reindex`: derived fields for monthly indexes built without them. */
-  derived: DerivedFieldsRebuild;
-  /** The embedding stage (vectors for what ingest wrote), built on first use. */
-  embeddingStage(): EmbeddingStage;
+  derived: IndexMaintenance;
+  /**
+   * The embedding stage (vectors for what ingest wrote), built on first use; `indexThreads`: native threads a
+   * nearest-neighbour build may use (the backfill command gives it the machine), fixed by the first call.
+   */
+  embeddingStage(options?: { indexThreads?: number }): EmbeddingStage;
   /** The feed's slot ledger, in the control store. */
   feedLedger: SlotLedger;
   /** A follower of the feed at `base` (GDELT's when undefined) for the given kinds. */
@@ -108,13 +111,14 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
     watches,
     watchJobs: undefined,
     embedder,
-    embeddingStage() {
+    embeddingStage(options = {}) {
       stage ??= new SqliteEmbeddingStage(
         embedder.model,
         modelDir,
         ONNX_EMBEDDER_LOADER,
         () => index.months(),
         (month) => index.pathOf(month),
+        options.indexThreads,
       );
       return stage;
     },

@@ -233,7 +233,7 @@ async function reindexWithProgress(io: CliIo, container: Container, batch: numbe
  * way, it resumes where the last stored step ended.
  */
 async function embedWithProgress(io: CliIo, container: Container): Promise<void> {
-  const stage = container.embeddingStage();
+  const stage = container.embeddingStage({ indexThreads: availableParallelism() });
   const bar = io.progress
     ? new cliProgress.SingleBar(
         {
@@ -248,7 +248,6 @@ async function embedWithProgress(io: CliIo, container: Container): Promise<void>
   let last: CatchUpProgress | undefined;
   const rate = (done: number): number => Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
   const embedded = await catchUpEmbeddings(stage, {
-    indexThreads: availableParallelism(),
     onProgress(progress) {
       if (last === undefined) bar?.start(progress.total, 0, { rate: 0, month: progress.month });
       last = progress;

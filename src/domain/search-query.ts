@@ -36,7 +36,7 @@ export type ArticleFilters = { [K in FilterField]?: string } & {
 /**
  * The geographic and amount filters (spec section 4, rule 6): checked on the
  * query's first candidates, in batches of CANDIDATE_BATCH up to
- * CANDIDATE_LIMIT per monthly index, rather than matched through the index.
+ * CANDIDATE_LIMIT per index, rather than matched through the index.
  */
 export interface CandidateCheck {
   /** `near` + `radius_km`, or `bbox`: a mentioned city inside it. */
@@ -66,6 +66,6 @@ export interface ArticleQuery {
   facets?: FacetRequest;
   /** Geographic and amount filters, checked on candidates. */
   check?: CandidateCheck;
-  /** Monthly indexes not started within this many milliseconds are left unread (coverage `timed_out`). */
+  /** How long the read may take: indexes not read within it are reported `timed_out` (the answer is partial). */
   budgetMs?: number;
 }

@@ -1,6 +1,6 @@
 import type { KeywordQuery } from "../domain/keyword-query.js";
 import type { ArticleFilters } from "../domain/search-query.js";
-import type { PartitionFailure } from "./index-backend.js";
+import type { PartitionFailure } from "./index-coverage.js";
 
 // An export (GET /export, `newsindex export`): every article a query matches,
 // newest first then by id, read in batches from a walk the engine keeps open.

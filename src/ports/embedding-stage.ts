@@ -19,10 +19,10 @@ export interface EmbeddingStage {
   /** Embeds and stores the next (at most `max`) articles of one index; returns how many, and its progress after. */
   embedNext(month: string, max: number): Promise<{ embedded: number; backlog: EmbeddingBacklog }>;
   /**
-   * Brings the index's nearest-neighbour structure up to date with its stored
-   * vectors (built from them when missing or stale); returns the vectors it
-   * added, 0 when it was up to date. `threads`: native threads the build may use.
+   * Makes the index's stored vectors searchable as a whole (an engine that
+   * searches them as they are written has nothing to do); returns the vectors
+   * it added, 0 when it was up to date.
    */
-  indexVectors(month: string, threads?: number): Promise<number>;
+  indexVectors(month: string): Promise<number>;
   close(): Promise<void>;
 }

@@ -1,7 +1,9 @@
 import type { ArticleDetail } from "../domain/article.js";
 import type { SizedStory, SizeOrder } from "../domain/stories/story-order.js";
+import type { IndexUsage } from "../domain/billing/index-usage.js";
 import type { ArticleQuery } from "../domain/search-query.js";
-import type { CandidatesChecked, PartitionFailure } from "./index-backend.js";
+import type { CandidatesChecked } from "./article-search.js";
+import type { IndexCoverage } from "./index-coverage.js";
 
 // Story queries over the article index: the stories a search matches, their
 // sizes, one story's counts, top lists and newest members, and the relabelling
@@ -30,10 +32,7 @@ export interface StoryOverview {
   outlets: number;
   /** The publishers with the most members, most first (ties by name), at most the `sources` asked for. */
   sources: string[];
-  /**
-   * The member standing for the story: the earliest (ties by id) of those whose normalised headline
-   * (domain/stories/headline-key.ts) the most members share; the earliest member when none has a title.
-   */
+  /** The member standing for the story, by the rule of domain/stories/representative.ts. */
   representative: StoryMember;
   /** The earliest member (ties by id). */
   first_reported: StoryMember;
@@ -41,11 +40,9 @@ export interface StoryOverview {
   listed: ArticleDetail[];
 }
 
-export interface StoryLookup {
-  /** Undefined when no member is in the window (or a monthly index that could hold one failed). */
+export interface StoryLookup extends IndexCoverage {
+  /** Undefined when no member is in the window (or an index that could hold one failed). */
   story: StoryOverview | undefined;
-  partitionsRead: string[];
-  partitionsFailed: PartitionFailure[];
 }
 
 /** A story with at least one article matching a query. */
@@ -57,7 +54,7 @@ export interface StoryMatch {
   score?: number;
 }
 
-export interface StoryMatches {
+export interface StoryMatches extends IndexCoverage {
   /**
    * Every matching story, once, in no particular order; with the query's `newest`, at least the `newest` stories
    * whose newest match is newest (an index may leave out the others).
@@ -65,10 +62,10 @@ export interface StoryMatches {
   stories: StoryMatch[];
   /** How many stories match. */
   total: number;
-  partitionsRead: string[];
-  partitionsFailed: PartitionFailure[];
-  /** With geographic or amount filters (CandidateCheck): what checking candidates took and found. */
+  /** With geographic or amount filters (CandidateCheck): what checking candidates found (`passed`: stories). */
   candidates?: CandidatesChecked;
+  /** What the read took (candidates examined, for the geographic and amount filters' price). */
+  usage: IndexUsage;
 }
 
 export interface StorySize {
@@ -78,21 +75,18 @@ export interface StorySize {
 }
 
 /** The largest matching stories, in order, with their sizes. */
-export interface LargestStories {
+export interface LargestStories extends IndexCoverage {
   /** The first `n` matching stories by the order (domain/stories/story-order.ts bySize), sized within the reach. */
   stories: SizedStory[];
   /** How many stories match. */
   total: number;
-  partitionsRead: string[];
-  partitionsFailed: PartitionFailure[];
   /** As on StoryMatches. */
   candidates?: CandidatesChecked;
+  usage: IndexUsage;
 }
 
-export interface StorySizes {
+export interface StorySizes extends IndexCoverage {
   sizes: Map<string, StorySize>;
-  partitionsRead: string[];
-  partitionsFailed: PartitionFailure[];
 }
 
 /**

@@ -1,5 +1,5 @@
 import { TIE_GROUP_LIMIT, type CursorPosition } from "../../domain/browse-cursor.js";
-import type { CursorOutcome } from "../../ports/index-backend.js";
+import type { CursorOutcome } from "../../ports/article-search.js";
 import type { RankFeatures } from "./bm25.js";
 import type { PartitionHit } from "./partition-search.js";
 import type { Keyset } from "./match-conditions.js";
@@ -30,7 +30,6 @@ export async function cursorPage(
   let served = after?.served ?? 0;
   let tieGroupCut = false;
   let skippedAfterPage = false;
-  const resumedInTieGroup = after !== null && first[0]?.published_at === after.published_at;
   let batch = first;
   for (;;) {
     let skipBefore: string | undefined;
@@ -59,6 +58,6 @@ export async function cursorPage(
   if (skippedAfterPage && next === null) tieGroupCut = true;
   return {
     page: results.map(({ served: _served, ...candidate }) => candidate),
-    outcome: { next, tieGroupCut, resumedInTieGroup },
+    outcome: { next, tieGroupCut },
   };
 }

@@ -16,6 +16,8 @@ export class SqliteEmbeddingStage implements EmbeddingStage {
     loader: EmbedderLoader,
     private readonly months: () => string[],
     private readonly pathOf: (month: string) => string,
+    /** Native threads a graph build may use (the backfill command gives it the machine). */
+    private readonly indexThreads = 1,
   ) {
     this.thread = new WorkerRpc(
       { module: besideModule(import.meta.url, "embedding-worker"), exportName: "serveEmbedding" },
@@ -43,7 +45,9 @@ export class SqliteEmbeddingStage implements EmbeddingStage {
     return { embedded: result.embedded, backlog: this.backlogOf(month, result.status) };
   }
 
-  async indexVectors(month: string, threads = 1): Promise<number> {
+  /** Brings the month's HNSW graph up to date with its stored vectors (built from them when missing or stale). */
+  async indexVectors(month: string): Promise<number> {
+    const threads = this.indexThreads;
     return (await this.thread.call({ kind: "index", month, path: this.pathOf(month), threads })) as number;
   }
 

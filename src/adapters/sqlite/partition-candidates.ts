@@ -19,18 +19,16 @@ export interface CheckedCandidates {
   total: number;
   /** The query had more candidates than were checked: `total` is an estimate. */
   cut: boolean;
-  /** Batches checked (what the call is charged for). */
-  batches: number;
+  /** Candidates checked, in batches of CANDIDATE_BATCH (what the call is charged for). */
+  examined: number;
 }
 
 export function checkCandidates(partition: ArticlePartition, search: PartitionSearch, check: CandidateCheck): CheckedCandidates {
   const matches = countMatches(partition, search);
   const pool = candidates(partition, search, Math.min(CANDIDATE_LIMIT, matches));
   const passed: PartitionHit[] = [];
-  let batches = 0;
   for (let at = 0; at < pool.length; at += CANDIDATE_BATCH) {
     const batch = pool.slice(at, at + CANDIDATE_BATCH);
-    batches++;
     const ok = passing(
       partition,
       batch.map((hit) => hit.rowid),
@@ -40,7 +38,7 @@ export function checkCandidates(partition: ArticlePartition, search: PartitionSe
   }
   const cut = matches > pool.length;
   const total = cut ? Math.round((passed.length * matches) / pool.length) : passed.length;
-  return { passed, total, cut, batches };
+  return { passed, total, cut, examined: pool.length };
 }
 
 /** The rowids among `rowids` that satisfy every part of the check. */

@@ -72,9 +72,9 @@ export interface SearchPart extends Scanned {
   checked?: CheckedPart;
 }
 
-/** What checking one index's candidates took: batches, whether it cut, matches found and matches estimated. */
+/** What checking one index's candidates took: candidates examined, whether it cut, matches found and matches estimated. */
 export interface CheckedPart {
-  batches: number;
+  examined: number;
   cut: boolean;
   passed: number;
   total: number;
@@ -292,7 +292,7 @@ export class PartitionReader {
 }
 
 function checkedPart(checked: CheckedCandidates): CheckedPart {
-  return { batches: checked.batches, cut: checked.cut, passed: checked.passed.length, total: checked.total };
+  return { examined: checked.examined, cut: checked.cut, passed: checked.passed.length, total: checked.total };
 }
 
 /** The index was built without a derived field the query needs (partition-schema.ts `derived_fields`). */

@@ -1,4 +1,4 @@
-import type { PartitionFailure } from "../../ports/index-backend.js";
+import type { PartitionFailure } from "../../ports/index-coverage.js";
 import type { ReadJob, ReadJobs, ReadRequest, Scanned } from "./partition-reads.js";
 import { NOT_STARTED, type Lane, type ReadPool } from "./read-pool.js";
 

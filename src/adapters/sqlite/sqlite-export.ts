@@ -7,7 +7,7 @@ import type {
   ExportWalk,
   LargeTieGroup,
 } from "../../ports/article-export.js";
-import type { PartitionFailure } from "../../ports/index-backend.js";
+import type { PartitionFailure } from "../../ports/index-coverage.js";
 import { toFtsMatch } from "./fts-match.js";
 import type { QueryArgs } from "./partition-reads.js";
 import type { PartitionHit } from "./partition-search.js";

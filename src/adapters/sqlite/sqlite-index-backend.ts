@@ -6,28 +6,13 @@ import type { ArticleDetail } from "../../domain/article.js";
 import { mergeFacets, shardSize, type Facet, type PartitionFacet } from "../../domain/facets.js";
 import { FILTER_FIELDS, type FilterField } from "../../domain/filter-fields.js";
 import type { ArticleQuery } from "../../domain/search-query.js";
-import type {
-  AggregateQuery,
-  AggregateResult,
-  AggregateRow,
-  ArticleLookup,
-  EntitySpelling,
-  EntitySpellings,
-  EntitySpellingsQuery,
-  IndexBackend,
-  NearestArticle,
-  NearestQuery,
-  NearestResult,
-  VectorLookup,
-  PartitionFailure,
-  SearchHit,
-  SearchResult,
-  SignalPercentile,
-  CandidatesChecked,
-  DerivedFieldsRebuild,
-  RebuildProgress,
-  WriteResult,
-} from "../../ports/index-backend.js";
+import type { AggregateQuery, AggregateResult, AggregateRow, SearchHit, SearchResult, SignalPercentile, CandidatesChecked } from "../../ports/article-search.js";
+import type { ArticleLookup, WriteResult } from "../../ports/article-store.js";
+import type { EntitySpelling, EntitySpellings, EntitySpellingsQuery } from "../../ports/entity-lexicon.js";
+import type { IndexBackend } from "../../ports/index-backend.js";
+import type { PartitionFailure } from "../../ports/index-coverage.js";
+import type { IndexMaintenance, RebuildProgress, RebuildSummary } from "../../ports/index-maintenance.js";
+import type { NearestArticle, NearestQuery, NearestResult, VectorLookup } from "../../ports/vector-search.js";
 import { signalCode, signalOfCode, type SignalName } from "../../domain/vocabularies/signals-v1.js";
 import type {
   LargestStories,
@@ -42,7 +27,6 @@ import type {
   StorySize,
   StorySizes,
 } from "../../ports/story-index.js";
-import { headlineKey } from "../../domain/stories/headline-key.js";
 import { bySize, type SizedStory, type SizeOrder } from "../../domain/stories/story-order.js";
 import { monthOf, toStamp } from "../../shared/timestamps.js";
 import { cursorPage, type Candidate } from "./cursor-page.js";
@@ -60,7 +44,9 @@ import { unreadable, walkPartitions, type Walk } from "./partition-walker.js";
 import { PartitionWriter } from "./partition-writer.js";
 import { REBUILDABLE } from "./partition-schema.js";
 import { prepareArticle } from "./prepared-article.js";
-import { largestNeeded, nearestRankOf, percentileOfParts } from "./percentile-rank.js";
+import { largestNeeded, nearestRank, percentileOfParts } from "../../domain/aggregate/percentile-rank.js";
+import { mostExpensive, NO_USAGE, type IndexUsage } from "../../domain/billing/index-usage.js";
+import { mostSharedHeadlines, RepresentativeChoice } from "../../domain/stories/representative.js";
 import type { SignalValuesPart } from "./partition-signals.js";
 import { NOT_STARTED, ReadPool, type Lane } from "./read-pool.js";
 import type { MemberFields, StoryMonthOverview } from "./story-overview.js";
@@ -93,7 +79,7 @@ export interface SqliteIndexOptions {
   annMinMatches?: number;
 }
 
-export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFieldsRebuild {
+export class SqliteIndexBackend implements IndexBackend, StoryIndex, IndexMaintenance {
   private readonly dir: string;
   private readonly catalog: PartitionCatalog;
   private readonly pool: ReadPool;
@@ -222,7 +208,13 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
       hits.push(hit);
     }
 
-    const result: SearchResult = { hits, total, partitionsRead: readOf(walk), partitionsFailed: walk.failed };
+    const result: SearchResult = {
+      hits,
+      total,
+      partitionsRead: readOf(walk),
+      partitionsFailed: walk.failed,
+      usage: usageOf(walk, checked),
+    };
     if (query.facets) {
       // Merged in month order, newest first, whatever order the months were read in.
       const parts = facetParts.sort((a, b) => (a[0] < b[0] ? 1 : -1)).map(([, part]) => part);
@@ -237,10 +229,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
       result.facets = merged;
     }
     if (cursor) result.cursor = cursor;
-    if (query.check) {
-      const { batches, approximate, passed } = checked ?? { batches: 0, approximate: false, passed: 0 };
-      result.candidates = { batches, approximate, passed };
-    }
+    if (query.check) result.candidates = { approximate: checked?.approximate ?? false, passed: checked?.passed ?? 0 };
     return result;
   }
 
@@ -403,30 +392,22 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
       }
       for (const { headline, articles } of overview.headlines) headlines.set(headline, (headlines.get(headline) ?? 0) + articles);
     }
-    const most = Math.max(0, ...headlines.values());
-    const shared = new Set([...headlines].flatMap(([headline, n]) => (n === most ? [headline] : [])));
-
-    // The representative is the earliest member with a most shared headline: read documents earliest first until it is met.
-    let firstReported: StoryMember | undefined;
-    let firstTitled: StoryMember | undefined;
-    let representative: StoryMember | undefined;
-    for (let at = 0; representative === undefined && at < members.length; at += REPRESENTATIVE_BATCH) {
+    // The representative (domain/stories/representative.ts): documents are read earliest first until it is met.
+    const choice = new RepresentativeChoice<StoryMember>(mostSharedHeadlines(headlines));
+    let chosen = false;
+    for (let at = 0; !chosen && at < members.length; at += REPRESENTATIVE_BATCH) {
       const batch = members.slice(at, at + REPRESENTATIVE_BATCH);
       const fields = await this.memberFields(batch, walk);
       for (const m of batch) {
         const f = fields.get(m.id);
         if (f === undefined) continue;
-        const member: StoryMember = { id: m.id, title: f.title, url: f.url, source: f.source, published_at: m.published_at };
-        firstReported ??= member;
-        if (f.title !== null) firstTitled ??= member;
-        const headline = headlineKey(f.title, f.source);
-        if (shared.size === 0 || (headline !== null && shared.has(headline))) {
-          representative = member;
-          break;
-        }
+        chosen = choice.offer({ id: m.id, title: f.title, url: f.url, source: f.source, published_at: m.published_at });
+        if (chosen) break;
       }
     }
-    if (firstReported === undefined) return lookup(undefined);
+    const firstReported = choice.first;
+    const representative = choice.chosen;
+    if (firstReported === undefined || representative === undefined) return lookup(undefined);
 
     const newest = members.slice(Math.max(0, members.length - options.limit)).reverse();
     const docs = await this.loadDocs(newest, walk);
@@ -442,8 +423,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
         .sort(([ka, a], [kb, b]) => b.articles - a.articles || (ka < kb ? -1 : ka > kb ? 1 : 0))
         .slice(0, options.sources)
         .map(([, s]) => s.value),
-      // A titled member represents the story whenever one has a title.
-      representative: representative ?? firstTitled ?? firstReported,
+      representative,
       first_reported: firstReported,
       listed,
     });
@@ -533,15 +513,14 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
       total: stories.size + others.size,
       partitionsRead: walk.read,
       partitionsFailed: walk.failed,
+      usage: usageOf(walk, checked),
     };
     if (query.check) {
-      const { batches, approximate, passed } = checked ?? { batches: 0, approximate: false, passed: 0 };
-      const candidates = { batches, approximate, passed };
+      const approximate = checked?.approximate ?? false;
+      const passed = checked?.passed ?? 0;
       // Stories among the checked candidates; past the cut, the total is scaled like the articles' (partition-candidates.ts).
-      found.candidates = { ...candidates, passed: stories.size };
-      if (candidates.approximate && candidates.passed > 0) {
-        found.total = Math.round((stories.size * (checked?.total ?? 0)) / candidates.passed);
-      }
+      found.candidates = { approximate, passed: stories.size };
+      if (approximate && passed > 0) found.total = Math.round((stories.size * (checked?.total ?? 0)) / passed);
     }
     return found;
   }
@@ -575,6 +554,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
       partitionsRead: matches.partitionsRead,
       partitionsFailed: [...matches.partitionsFailed, ...all.partitionsFailed],
       ...(matches.candidates ? { candidates: matches.candidates } : {}),
+      usage: matches.usage,
     };
   }
 
@@ -624,7 +604,13 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
     }
     const single = parts.flatMap(([, part]) => part.top.filter((row) => !spanning.has(row.story_id)));
     const stories = [...single, ...spanning.values()].sort(bySize(order)).slice(0, n);
-    return { stories, total, partitionsRead: readOf(walk), partitionsFailed: [...walk.failed, ...sized.partitionsFailed] };
+    return {
+      stories,
+      total,
+      partitionsRead: readOf(walk),
+      partitionsFailed: [...walk.failed, ...sized.partitionsFailed],
+      usage: usageOf(walk, undefined),
+    };
   }
 
   /**
@@ -743,7 +729,8 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
   async entitySpellings(query: EntitySpellingsQuery): Promise<EntitySpellings> {
     const merged = new Map<string, EntitySpelling>();
     let truncated = false;
-    let windowChecked = false;
+    // One query per index, and a second where the window cut into it and each spelling was checked against it.
+    let queries = 0;
     const { budgetMs, ...args } = query;
     const window = { ...(args.from === undefined ? {} : { from: args.from }), ...(args.to === undefined ? {} : { to: args.to }) };
     const walk = await walkPartitions(
@@ -753,7 +740,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
       (month) => ({ job: "entitySpellings", month, args: { ...args, ...window } }),
       (_month, part) => {
         truncated ||= part.truncated;
-        windowChecked ||= part.windowChecked;
+        queries = Math.max(queries, part.windowChecked ? 2 : 1);
         for (const spelling of part.spellings) {
           const seen = merged.get(spelling.key);
           if (seen === undefined) merged.set(spelling.key, { ...spelling });
@@ -762,7 +749,17 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
       },
     );
     const spellings = [...merged.values()].sort((a, b) => b.articles - a.articles || (a.key < b.key ? -1 : 1));
-    return { spellings, truncated, windowChecked, partitionsRead: readOf(walk), partitionsFailed: walk.failed };
+    if (spellings.length > query.limit) {
+      spellings.length = query.limit;
+      truncated = true;
+    }
+    return {
+      spellings,
+      truncated,
+      partitionsRead: readOf(walk),
+      partitionsFailed: walk.failed,
+      usage: { indexQueries: queries, candidatesExamined: 0 },
+    };
   }
 
   /** A time series (ports/index-backend.ts): each monthly index groups its matches; buckets are summed here. */
@@ -792,7 +789,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
           }
           const seen = rows.get(row.bucket);
           if (seen === undefined) {
-            rows.set(row.bucket, { ...row, indexes: 1 });
+            rows.set(row.bucket, { ...row, approximate: false });
             continue;
           }
           seen.articles += row.articles;
@@ -800,7 +797,8 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
           if (row.outlets !== undefined) seen.outlets = (seen.outlets ?? 0) + row.outlets;
           if (row.first !== null && (seen.first === null || row.first < seen.first)) seen.first = row.first;
           if (row.last !== null && (seen.last === null || row.last > seen.last)) seen.last = row.last;
-          seen.indexes++;
+          // Distinct counts of several indexes are summed: an upper bound.
+          seen.approximate = true;
         }
       },
     );
@@ -822,7 +820,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, DerivedFiel
 
   async rebuildDerived(
     options: { batch?: number; onProgress?: (progress: RebuildProgress) => void } = {},
-  ): ReturnType<DerivedFieldsRebuild["rebuildDerived"]> {
+  ): Promise<RebuildSummary> {
     const months: string[] = [];
     const skipped: Array<{ month: string; reason: string }> = [];
     let articles = 0;
@@ -1008,10 +1006,10 @@ function queryArgs(query: Pick<ArticleQuery, "filters" | "check">, match: string
   };
 }
 
-/** Candidates checked across monthly indexes: charged for the most batches one index took, not the sum. */
+/** Candidates checked across monthly indexes: charged for the most one index examined, not the sum. */
 function addChecked(sum: CheckedSum | undefined, part: CheckedPart): CheckedSum {
   return {
-    batches: Math.max(sum?.batches ?? 0, part.batches),
+    examined: Math.max(sum?.examined ?? 0, part.examined),
     approximate: (sum?.approximate ?? false) || part.cut,
     passed: (sum?.passed ?? 0) + part.passed,
     total: (sum?.total ?? 0) + part.total,
@@ -1019,12 +1017,12 @@ function addChecked(sum: CheckedSum | undefined, part: CheckedPart): CheckedSum 
 }
 
 /** Candidates checked so far, and the matches they stand for (estimated past the cut). */
-type CheckedSum = CandidatesChecked & { total: number };
+type CheckedSum = CandidatesChecked & { examined: number; total: number };
 
-/** Nearest-rank percentile of ascending `values`: the smallest value with at least `percentile`% of them at or below it. */
-function nearestRank(values: Float64Array, percentile: number): number | null {
-  if (values.length === 0) return null;
-  return values[nearestRankOf(values.length, percentile) - 1] ?? null;
+/** A read's usage: one query in each index it read (none when it read none), and the candidates checked. */
+function usageOf(walk: Walk, checked: CheckedSum | undefined): IndexUsage {
+  const read = walk.read.length > 0 ? { indexQueries: 1, candidatesExamined: 0 } : NO_USAGE;
+  return mostExpensive(read, { indexQueries: 0, candidatesExamined: checked?.examined ?? 0 });
 }
 
 /** Indexes read in full, less those a later read of the same query (documents, a further page) failed on. */

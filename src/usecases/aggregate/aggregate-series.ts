@@ -1,19 +1,21 @@
 import { bucketsOf } from "../../domain/aggregate/buckets.js";
 import { ATTRIBUTION } from "../../domain/attribution.js";
 import type { SignalName } from "../../domain/vocabularies/signals-v1.js";
-import type { AggregateQuery, AggregateRow, IndexBackend } from "../../ports/index-backend.js";
+import type { AggregateQuery, AggregateRow } from "../../ports/article-search.js";
+import type { ArticleSearch } from "../../ports/article-search.js";
 import type { AggregateBucket, AggregateResponse } from "../../schemas/aggregate-responses.js";
 import { assertSomethingRead, completeness } from "../query-kernel/coverage.js";
 import { QUERY_BUDGET_MS } from "../query-kernel/query-budget.js";
 import type { AggregateRequest } from "./aggregate-request.js";
 import { reportedMean } from "./signal-metrics.js";
 
-// GET /aggregate: the match set counted per time bucket. Each monthly index
-// counts its own matches; a bucket whose articles sit in more than one index
-// (an article's month is the month it was collected, and publication can
-// precede it) sums their distinct stories and outlets, and says so.
+// GET /aggregate: the match set counted per time bucket. A bucket whose
+// distinct stories and outlets the index could only estimate (its articles sit
+// in several monthly indexes whose counts were summed, since an article's
+// month is the month it was collected and publication can precede it; or the
+// engine counted them with a sketch) says so.
 
-export async function aggregateSeries(index: IndexBackend, request: AggregateRequest): Promise<AggregateResponse> {
+export async function aggregateSeries(index: ArticleSearch, request: AggregateRequest): Promise<AggregateResponse> {
   const { from, to } = request.window;
   // The window is empty: it ends before the plan's reach (`from_clamped` says so) or starts after now.
   const empty = from !== undefined && from > to;
@@ -40,7 +42,7 @@ export async function aggregateSeries(index: IndexBackend, request: AggregateReq
       ...(request.metrics.stories ? { stories: row?.stories ?? 0 } : {}),
       ...(request.metrics.outlets ? { outlets: row?.outlets ?? 0 } : {}),
       ...(signals.length > 0 ? { signals: signalStats(signals, row?.signals) } : {}),
-      approximate: distinct && (row?.indexes ?? 0) > 1,
+      approximate: distinct && (row?.approximate ?? false),
     };
   });
   const { partial, coverage } = completeness(result.partitionsFailed, result.partitionsRead);

@@ -21,8 +21,6 @@ export interface CatchUpOptions {
   onProgress?: (progress: CatchUpProgress) => void;
   /** Checked between steps: true stops the run (the server's shutdown). */
   stopped?: () => boolean;
-  /** Native threads a graph rebuild may use (the backfill command gives it the machine). */
-  indexThreads?: number;
 }
 
 /** Returns the number of articles embedded. */
@@ -44,7 +42,7 @@ export async function catchUpEmbeddings(stage: EmbeddingStage, options: CatchUpO
   // Every index's graph, including those with nothing left to embed (a graph missing or stale is rebuilt).
   for (const { month, embedded } of every) {
     if (options.stopped?.()) return done;
-    if (embedded > 0) await stage.indexVectors(month, options.indexThreads);
+    if (embedded > 0) await stage.indexVectors(month);
   }
   return done;
 }

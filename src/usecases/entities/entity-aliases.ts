@@ -1,7 +1,9 @@
+import { lookupCredits } from "../../domain/billing/index-usage.js";
 import type { EntityRef } from "../../domain/entities/entity-key.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
-import type { IndexBackend, PartitionFailure } from "../../ports/index-backend.js";
+import type { IndexBackend } from "../../ports/index-backend.js";
+import type { PartitionFailure } from "../../ports/index-coverage.js";
 import type { ResolvedEntity } from "../../schemas/responses.js";
 import { completeness, type Completeness } from "../query-kernel/coverage.js";
 import { applyPlanWindow } from "../query-kernel/plan-window.js";
@@ -11,14 +13,14 @@ import { applyPlanWindow } from "../query-kernel/plan-window.js";
 // The `entity_id` filter of every endpoint reports its groups with this, and
 // the graph starts from it.
 
-/** Spellings held per monthly index at most: a group is a handful of spellings, never thousands. */
+/** Spellings read at most: a group is a handful of spellings, never thousands. */
 const SPELLINGS_PER_INDEX = 1000;
 
 export interface EntityAliases {
   entity: EntityRef;
   /** Spellings with an article in the window, the most carried first; empty: the id matches nothing there. */
   aliases: Array<{ value: string; articles: number }>;
-  /** 1 credit for the key lookup, 2 when the window cut into a monthly index and each spelling was checked against it. */
+  /** What the lookup took (domain/billing/index-usage.ts lookupCredits). */
   credits: 1 | 2;
   partitionsRead: string[];
   partitionsFailed: PartitionFailure[];
@@ -43,7 +45,7 @@ export async function entityAliases(
   return {
     entity,
     aliases: found.spellings.map((s) => ({ value: s.value, articles: s.articles })),
-    credits: found.windowChecked ? 2 : 1,
+    credits: lookupCredits(found.usage),
     partitionsRead: found.partitionsRead,
     partitionsFailed: found.partitionsFailed,
   };

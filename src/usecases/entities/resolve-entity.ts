@@ -10,7 +10,9 @@ import {
   type EntityType,
 } from "../../domain/entities/entity-key.js";
 import type { Plan } from "../../domain/plans.js";
-import type { EntitySpelling, EntitySpellings, IndexBackend, PartitionFailure } from "../../ports/index-backend.js";
+import type { EntitySpelling, EntitySpellings } from "../../ports/entity-lexicon.js";
+import type { IndexBackend } from "../../ports/index-backend.js";
+import type { PartitionFailure } from "../../ports/index-coverage.js";
 import type { EntitiesResponse, EntityGroup } from "../../schemas/entity-responses.js";
 import { ApiError } from "../../shared/api-error.js";
 import { assertSomethingRead, completeness } from "../query-kernel/coverage.js";

@@ -11,7 +11,8 @@ import { FILTER_FIELDS } from "../../domain/filter-fields.js";
 import { ASSOCIATION_NOTE, type EdgeType } from "../../domain/graph.js";
 import type { ArticleFilters, EntityFilter } from "../../domain/search-query.js";
 import { SIGNAL_NAMES } from "../../domain/vocabularies/signals-v1.js";
-import type { AggregateRow, IndexBackend } from "../../ports/index-backend.js";
+import type { AggregateRow } from "../../ports/article-search.js";
+import type { IndexBackend } from "../../ports/index-backend.js";
 import { entityAliases } from "../entities/entity-aliases.js";
 import type { Window } from "../query-kernel/plan-window.js";
 import { QUERY_BUDGET_MS } from "../query-kernel/query-budget.js";
@@ -192,11 +193,11 @@ export function edgeOf(neighbour: Neighbour, seenFromArticles: number): GraphEdg
 export interface PairSummary {
   first_seen?: string;
   last_seen?: string;
-  /** Distinct publishers; summed across monthly indexes. */
+  /** Distinct publishers (an estimate when `summed`). */
   sources: number;
-  /** Distinct clustered stories; summed across monthly indexes. */
+  /** Distinct clustered stories (an estimate when `summed`). */
   stories: number;
-  /** True when the distinct counts of several monthly indexes were summed (upper bounds). */
+  /** True when the distinct counts are estimates (the index summed several indexes' counts, or used a sketch). */
   summed: boolean;
   /** With `signals`: each signal carried by an article, its mean and how many carry it (exact across indexes). */
   signals?: AggregateRow["signals"];
@@ -213,7 +214,7 @@ export interface EdgeEvidence extends PairSummary {
 /**
  * One query, claimed beforehand: the first and last publication, distinct
  * publishers and distinct stories of the articles mentioning every entity of
- * `pair` (one grouped pass; distinct counts of several monthly indexes are summed).
+ * `pair` (one grouped pass; distinct counts may be estimates, and `summed` says so).
  */
 export async function summarisePair(
   scope: GraphScope,
@@ -231,7 +232,7 @@ export async function summarisePair(
   scope.ledger.note(summary);
   const row = summary.rows[0];
   return {
-    summed: (row?.indexes ?? 0) > 1,
+    summed: row?.approximate ?? false,
     ...(row?.first ? { first_seen: row.first } : {}),
     ...(row?.last ? { last_seen: row.last } : {}),
     sources: row?.outlets ?? 0,

@@ -1,5 +1,5 @@
 import { GRAPH_QUERY_CAP } from "../../domain/pricing.js";
-import type { PartitionFailure } from "../../ports/index-backend.js";
+import type { PartitionFailure } from "../../ports/index-coverage.js";
 import { assertSomethingRead, completeness, type Completeness } from "../query-kernel/coverage.js";
 
 // What a graph call issued (spec 02, "Graph credits"): one credit per index

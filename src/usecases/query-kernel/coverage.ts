@@ -1,5 +1,5 @@
 import type { Coverage } from "../../domain/coverage.js";
-import type { PartitionFailure } from "../../ports/index-backend.js";
+import type { PartitionFailure } from "../../ports/index-coverage.js";
 import { ApiError } from "../../shared/api-error.js";
 
 // How complete an answer is, from which monthly indexes could not be read

@@ -3,7 +3,8 @@ import type { KeywordQuery } from "../../domain/keyword-query.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
 import { semanticText } from "../../domain/semantic-query.js";
 import type { Embedder } from "../../ports/embedder.js";
-import type { IndexBackend, PartitionFailure } from "../../ports/index-backend.js";
+import type { IndexBackend } from "../../ports/index-backend.js";
+import type { PartitionFailure } from "../../ports/index-coverage.js";
 
 // Semantic and hybrid ranking (spec: `mode`, Pagination rule 4). Both rank a
 // bounded candidate set, so their totals are approximate:

@@ -1,15 +1,17 @@
 import { toArticle, toCompactArticle, type Article } from "../../domain/article.js";
 import { ATTRIBUTION } from "../../domain/attribution.js";
+import { candidateBatches } from "../../domain/billing/index-usage.js";
+import { cursorPageCredits, resumedInTieGroup } from "../../domain/billing/cursor-page.js";
 import { encodeCursor } from "../../domain/browse-cursor.js";
 import type { Facet } from "../../domain/facets.js";
 import { matchedLocations, type GeoArea, type MatchedLocation } from "../../domain/geo-area.js";
 import type { FilterField } from "../../domain/filter-fields.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleQuery } from "../../domain/search-query.js";
-import type { IndexBackend, SearchHit } from "../../ports/index-backend.js";
+import type { SearchHit } from "../../ports/article-search.js";
+import type { ArticleSearch } from "../../ports/article-search.js";
 import type { SearchResponse } from "../../schemas/responses.js";
 import { assertSomethingRead, completeness, mergeFailures } from "../query-kernel/coverage.js";
-import { cursorPageCredits } from "./cursor-credits.js";
 import { applyPlanWindow } from "../query-kernel/plan-window.js";
 import { withSignalThreshold } from "./signal-percentile.js";
 import type { ArticleSearchRequest } from "./article-search-request.js";
@@ -20,14 +22,14 @@ import { QUERY_BUDGET_MS } from "../query-kernel/query-budget.js";
 
 export interface SearchOutcome {
   body: SearchResponse;
-  /** Credits a cursor page took (see cursor-credits.ts); undefined when the price is fixed. */
+  /** Credits a cursor page took (domain/billing/cursor-page.ts); undefined when the price is fixed. */
   credits?: number;
-  /** With geographic or amount filters: candidate batches the most expensive monthly index checked. */
+  /** With geographic or amount filters: candidate batches the most expensive index checked. */
   candidateBatches?: number;
 }
 
 export async function searchArticles(
-  index: IndexBackend,
+  index: ArticleSearch,
   request: ArticleSearchRequest,
   plan: Plan,
   nowMs: number,
@@ -79,12 +81,16 @@ export async function searchArticles(
     attribution: ATTRIBUTION,
   };
   const outcome: SearchOutcome = { body };
-  if (checked) outcome.candidateBatches = checked.batches;
+  if (checked) outcome.candidateBatches = candidateBatches(result.usage);
   if (request.cursor && result.cursor) {
+    const after = request.cursor.after;
     outcome.credits = cursorPageCredits({
-      later: request.cursor.after !== null,
+      later: after !== null,
       facets: request.facets !== undefined,
-      resumedInTieGroup: result.cursor.resumedInTieGroup,
+      resumedInTieGroup: resumedInTieGroup(after, {
+        firstPublishedAt: result.hits[0]?.article.published_at ?? undefined,
+        tieGroupCut: result.cursor.tieGroupCut,
+      }),
     });
   }
   return outcome;

@@ -1,5 +1,6 @@
 import type { ArticleQuery } from "../../domain/search-query.js";
-import type { IndexBackend, PartitionFailure } from "../../ports/index-backend.js";
+import type { IndexBackend } from "../../ports/index-backend.js";
+import type { PartitionFailure } from "../../ports/index-coverage.js";
 import type { SignalThreshold } from "../../schemas/responses.js";
 import type { PercentileRequest } from "./signal-filters.js";
 

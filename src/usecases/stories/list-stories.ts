@@ -1,10 +1,12 @@
 import type { Static } from "@sinclair/typebox";
 import { ATTRIBUTION } from "../../domain/attribution.js";
+import { candidateBatches, NO_USAGE } from "../../domain/billing/index-usage.js";
 import type { KeywordQuery } from "../../domain/keyword-query.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleFilters, CandidateCheck } from "../../domain/search-query.js";
 import type { Embedder } from "../../ports/embedder.js";
-import type { IndexBackend, PartitionFailure } from "../../ports/index-backend.js";
+import type { IndexBackend } from "../../ports/index-backend.js";
+import type { PartitionFailure } from "../../ports/index-coverage.js";
 import { withSignalThreshold } from "../search/signal-percentile.js";
 import type { PercentileRequest } from "../search/signal-filters.js";
 import { byRecency, bySize, type RankedStory, type SizeOrder } from "../../domain/stories/story-order.js";
@@ -87,7 +89,9 @@ export async function listStories(
   if (order === "recency") query.newest = request.offset + request.limit;
   const index = deps.stories;
   let unembedded = false;
-  let matches: Pick<StoryMatches, "partitionsRead" | "partitionsFailed" | "total" | "candidates"> & { stories: RankedStory[] };
+  let matches: Pick<StoryMatches, "partitionsRead" | "partitionsFailed" | "total" | "candidates" | "usage"> & {
+    stories: RankedStory[];
+  };
   if (request.meaning && request.keywords) {
     const ranking = await rankByMeaning(deps.index, deps.embedder, {
       ...request.meaning,
@@ -138,7 +142,7 @@ export async function listStories(
 
   const { partial, coverage } = meaningCompleteness({ partitionsFailed: failed, partitionsRead: read, unembedded });
   const checked = matches.candidates;
-  if (checked) options.onCandidateBatches?.(checked.batches);
+  if (checked) options.onCandidateBatches?.(candidateBatches(matches.usage));
   return {
     stories,
     total: matches.total,
@@ -165,7 +169,7 @@ async function storiesOfCandidates(
   ranking: MeaningRanking,
   order: StoryOrder,
   reach: string | undefined,
-): Promise<Pick<StoryMatches, "partitionsRead" | "partitionsFailed" | "total"> & { stories: RankedStory[] }> {
+): Promise<Pick<StoryMatches, "partitionsRead" | "partitionsFailed" | "total" | "usage"> & { stories: RankedStory[] }> {
   const best = new Map<string, RankedStory>();
   for (const hit of ranking.ranked) {
     const story_id = hit.story_id ?? hit.id;
@@ -187,7 +191,8 @@ async function storiesOfCandidates(
       .map((s) => ({ ...s, count: sized.sizes.get(s.story_id)?.count ?? 0, outlets: sized.sizes.get(s.story_id)?.outlets ?? 0 }))
       .sort(bySize(order));
   }
-  return { stories, total: stories.length, partitionsRead: ranking.partitionsRead, partitionsFailed: failed };
+  // The candidates were checked from their own records: nothing the index examined is priced.
+  return { stories, total: stories.length, partitionsRead: ranking.partitionsRead, partitionsFailed: failed, usage: NO_USAGE };
 }
 
 function byRelevance(a: StoryMatch, b: StoryMatch): number {

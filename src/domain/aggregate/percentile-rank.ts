@@ -1,9 +1,17 @@
-import type { SignalValuesPart } from "./partition-signals.js";
+// The nearest-rank percentile (spec: `signal_percentile_min`, and /aggregate's
+// signal percentiles): the smallest value with at least that share of the
+// values at or below it. Over several parts (an engine's indexes) without
+// merging or sorting them all: each part's values come sorted, and the
+// percentile (50 or more) is the m-th largest of the union, where m is at most
+// half of it. Each part need only give its m largest.
 
-// The nearest-rank percentile over several monthly indexes' intensities,
-// without merging or sorting them all: each index's values come sorted, and
-// the percentile (50 or more) is the m-th largest of the union, where m is at
-// most half of it. Each index need only give its m largest.
+/** Some of one part's values, ascending, and how many it holds in all. */
+export interface PercentilePart {
+  /** Values the part holds in all. */
+  count: number;
+  /** Ascending: all of them, or at least the largest the percentile needs. */
+  values: ArrayLike<number>;
+}
 
 /** Rank (1-based, ascending) of the nearest-rank `percentile` among `n` values: the smallest with at least that share at or below it. */
 export function nearestRankOf(n: number, percentile: number): number {
@@ -20,7 +28,7 @@ export function largestNeeded(n: number, percentile: number): number {
  * The nearest-rank `percentile` over every part's `count` values, each part giving (ascending) at least its
  * `min(count, largestNeeded(total))` largest. Null when no part has a value.
  */
-export function percentileOfParts(parts: readonly SignalValuesPart[], percentile: number): number | null {
+export function percentileOfParts(parts: readonly PercentilePart[], percentile: number): number | null {
   const total = parts.reduce((n, p) => n + p.count, 0);
   const m = largestNeeded(total, percentile);
   if (m === 0) return null;
@@ -40,4 +48,10 @@ export function percentileOfParts(parts: readonly SignalValuesPart[], percentile
     best.at--;
   }
   return value;
+}
+
+/** Nearest-rank percentile of ascending `values`; null when there is none. */
+export function nearestRank(values: ArrayLike<number>, percentile: number): number | null {
+  if (values.length === 0) return null;
+  return values[nearestRankOf(values.length, percentile) - 1] ?? null;
 }
