@@ -87,7 +87,7 @@ function filterField(field: FilterField): typeof FOLDED | typeof SPELLED {
 
 const signalGroup = (group: "industries" | "business_context" | "risk_context") => ({
   properties: Object.fromEntries(
-    SIGNAL_NAMES.filter((name) => SIGNALS_V1[name].class === group).map((name) => [name, { type: "float" }]),
+    SIGNAL_NAMES.filter((name) => SIGNALS_V1[name].class === group).map((name) => [name, { type: "double" }]),
   ),
 });
 

@@ -1,0 +1,78 @@
+import type { Client } from "@opensearch-project/opensearch";
+import type { ArticleDetail } from "../../domain/article.js";
+import type { ArticleQuery } from "../../domain/search-query.js";
+import type { SignalName } from "../../domain/vocabularies/signals-v1.js";
+import type { AggregateQuery, AggregateResult, ArticleSearch, SearchResult, SignalPercentile } from "../../ports/article-search.js";
+import type { ArticleLookup, ArticleStore, WriteResult } from "../../ports/article-store.js";
+import type { PartitionFailure } from "../../ports/index-coverage.js";
+import { aggregateSeries } from "./aggregate-series.js";
+import { ArticleIndices } from "./article-indices.js";
+import type { ArticleIndexOptions } from "./article-mapping.js";
+import { bulkCreate } from "./bulk-write.js";
+import { IndexNames } from "./index-names.js";
+import { MonthReader } from "./month-reader.js";
+import { searchArticles } from "./search-articles.js";
+import { signalPercentile } from "./signal-percentile.js";
+import { countArticles, getArticle, getArticles } from "./stored-articles.js";
+
+// The scaled shape's article index: monthly OpenSearch indices behind a read
+// alias (article-mapping.ts), written with _bulk and read with one search per
+// query, every capability answered by the node (queries and aggregations),
+// never by pulling documents into Node.
+
+export interface OpenSearchIndexOptions extends Partial<ArticleIndexOptions> {
+  /** Names of indices, aliases and templates start with it (config `opensearchPrefix`). */
+  prefix: string;
+}
+
+export class OpenSearchIndex implements ArticleStore, ArticleSearch {
+  readonly names: IndexNames;
+  private readonly indices: ArticleIndices;
+  private readonly reader: MonthReader;
+
+  constructor(
+    private readonly client: Client,
+    options: OpenSearchIndexOptions,
+  ) {
+    this.names = new IndexNames(options.prefix);
+    this.indices = new ArticleIndices(client, this.names, { shards: options.shards ?? 1, replicas: options.replicas ?? 0 });
+    this.reader = new MonthReader(client, this.indices);
+  }
+
+  async write(articles: readonly ArticleDetail[]): Promise<WriteResult> {
+    if (articles.length === 0) return { inserted: 0, unchanged: 0 };
+    await this.indices.ensureTemplate();
+    return bulkCreate(this.client, this.names, articles);
+  }
+
+  getArticle(id: string): Promise<ArticleLookup> {
+    return getArticle(this.client, this.names, id);
+  }
+
+  getArticles(ids: readonly string[]): Promise<{ articles: Map<string, ArticleDetail>; partitionsFailed: PartitionFailure[] }> {
+    return getArticles(this.client, this.names, ids);
+  }
+
+  count(): Promise<number> {
+    return countArticles(this.client, this.names);
+  }
+
+  search(query: ArticleQuery): Promise<SearchResult> {
+    return searchArticles(this.reader, query);
+  }
+
+  signalPercentile(
+    query: Pick<ArticleQuery, "keywords" | "filters" | "budgetMs">,
+    signal: SignalName,
+    percentile: number,
+  ): Promise<SignalPercentile> {
+    return signalPercentile(this.reader, query, signal, percentile);
+  }
+
+  aggregate(query: AggregateQuery): Promise<AggregateResult> {
+    return aggregateSeries(this.reader, query);
+  }
+
+  /** The client belongs to the composition root, which closes it. */
+  async close(): Promise<void> {}
+}
