@@ -96,9 +96,13 @@ describe("OpenSearch article indices", () => {
     expect(body.count).toBe(withPerson);
     const facets = await search(node.client, {
       index: names.articles,
-      body: { size: 0, aggs: { c: { terms: { field: "countries" }, aggs: { s: { terms: { field: "countries.as_written", size: 1 } } } } } },
+      body: {
+        size: 0,
+        aggs: { c: { terms: { field: "countries" }, aggs: { s: { terms: { field: "countries.as_written", size: 1 } } } } },
+      },
     });
-    const buckets = (facets.aggregations?.c as { buckets: Array<{ key: string; s: { buckets: Array<{ key: string }> } }> }).buckets;
+    const buckets = (facets.aggregations?.c as { buckets: Array<{ key: string; s: { buckets: Array<{ key: string }> } }> })
+      .buckets;
     expect(buckets[0]?.key).toBe(buckets[0]?.key.toLowerCase());
     expect(buckets[0]?.s.buckets[0]?.key).toBe(buckets[0]?.key.toUpperCase());
   });

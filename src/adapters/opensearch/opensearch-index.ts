@@ -2,7 +2,13 @@ import type { Client } from "@opensearch-project/opensearch";
 import type { ArticleDetail } from "../../domain/article.js";
 import type { ArticleQuery } from "../../domain/search-query.js";
 import type { SignalName } from "../../domain/vocabularies/signals-v1.js";
-import type { AggregateQuery, AggregateResult, ArticleSearch, SearchResult, SignalPercentile } from "../../ports/article-search.js";
+import type {
+  AggregateQuery,
+  AggregateResult,
+  ArticleSearch,
+  SearchResult,
+  SignalPercentile,
+} from "../../ports/article-search.js";
 import type { ArticleLookup, ArticleStore, WriteResult } from "../../ports/article-store.js";
 import type { PartitionFailure } from "../../ports/index-coverage.js";
 import { aggregateSeries } from "./aggregate-series.js";

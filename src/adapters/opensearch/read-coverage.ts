@@ -40,7 +40,11 @@ export function coverageOf(
 }
 
 /** Nothing read: every month asked failed with the request's error. */
-export function unreadCoverage(months: readonly string[], error: unknown, missing: readonly PartitionFailure[] = []): IndexCoverage {
+export function unreadCoverage(
+  months: readonly string[],
+  error: unknown,
+  missing: readonly PartitionFailure[] = [],
+): IndexCoverage {
   const reason = requestFailure(error);
   return {
     partitionsRead: [],

@@ -37,10 +37,14 @@ export async function searchArticles(reader: MonthReader, query: ArticleQuery): 
   };
   const ranked = query.keywords !== undefined;
   if (!query.cursor) {
-    const read = await reader.read<ArticleDetail>(query.filters, { ...body, from: query.offset, size: query.limit }, {
-      dfs: ranked,
-      budgetMs: query.budgetMs,
-    });
+    const read = await reader.read<ArticleDetail>(
+      query.filters,
+      { ...body, from: query.offset, size: query.limit },
+      {
+        dfs: ranked,
+        budgetMs: query.budgetMs,
+      },
+    );
     return {
       hits: read.response?.hits.hits.map((h) => toHit(h, ranked)) ?? [],
       total: read.response?.hits.total?.value ?? 0,

@@ -21,7 +21,11 @@ export async function signalPercentile(
 ): Promise<SignalPercentile> {
   const path = signalPath(signal);
   const carrying = articleQuery(query.keywords, query.filters, undefined, [{ range: { [path]: { gt: 0 } } }]);
-  const counted = await reader.read(query.filters, { query: carrying, size: 0, track_total_hits: true }, { budgetMs: query.budgetMs });
+  const counted = await reader.read(
+    query.filters,
+    { query: carrying, size: 0, track_total_hits: true },
+    { budgetMs: query.budgetMs },
+  );
   const n = counted.response?.hits.total?.value ?? 0;
   if (!counted.response || n === 0) return { value: null, approximate: false, ...counted.coverage };
   const rank = nearestRankOf(n, percentile);

@@ -72,7 +72,10 @@ export async function getArticles(
 
 /** Articles held, across the indices that can be read. */
 export async function countArticles(client: Client, names: IndexNames): Promise<number> {
-  const { body } = await client.count({ index: names.articles, ignore_unavailable: true, allow_no_indices: true }, { ignore: [404] });
+  const { body } = await client.count(
+    { index: names.articles, ignore_unavailable: true, allow_no_indices: true },
+    { ignore: [404] },
+  );
   return (body as { count?: number }).count ?? 0;
 }
 
