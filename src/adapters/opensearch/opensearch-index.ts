@@ -9,12 +9,14 @@ import type {
   SearchResult,
   SignalPercentile,
 } from "../../ports/article-search.js";
+import type { ArticleExporter, ExportQuery, ExportWalk } from "../../ports/article-export.js";
 import type { ArticleLookup, ArticleStore, WriteResult } from "../../ports/article-store.js";
 import type { PartitionFailure } from "../../ports/index-coverage.js";
 import { aggregateSeries } from "./aggregate-series.js";
 import { ArticleIndices } from "./article-indices.js";
 import type { ArticleIndexOptions } from "./article-mapping.js";
 import { bulkCreate } from "./bulk-write.js";
+import { openExportWalk } from "./export-walk.js";
 import { IndexNames } from "./index-names.js";
 import { MonthReader } from "./month-reader.js";
 import { searchArticles } from "./search-articles.js";
@@ -31,7 +33,7 @@ export interface OpenSearchIndexOptions extends Partial<ArticleIndexOptions> {
   prefix: string;
 }
 
-export class OpenSearchIndex implements ArticleStore, ArticleSearch {
+export class OpenSearchIndex implements ArticleStore, ArticleSearch, ArticleExporter {
   readonly names: IndexNames;
   private readonly indices: ArticleIndices;
   private readonly reader: MonthReader;
@@ -77,6 +79,10 @@ export class OpenSearchIndex implements ArticleStore, ArticleSearch {
 
   aggregate(query: AggregateQuery): Promise<AggregateResult> {
     return aggregateSeries(this.reader, query);
+  }
+
+  openExport(query: ExportQuery, tieLimit: number): Promise<ExportWalk> {
+    return openExportWalk(this.client, this.indices, query, tieLimit);
   }
 
   /** The client belongs to the composition root, which closes it. */
