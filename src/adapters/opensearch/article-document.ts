@@ -1,6 +1,6 @@
 import type { ArticleDetail } from "../../domain/article.js";
-import { ENTITY_TYPES, ENTITY_TYPE_FIELDS, entityIdOf, entityKey } from "../../domain/entities/entity-key.js";
-import { FILTER_FIELDS, type FilterFieldSpec } from "../../domain/filter-fields.js";
+import { ENTITY_TYPES, ENTITY_TYPE_FIELDS, entityKey } from "../../domain/entities/entity-key.js";
+import { FILTER_FIELDS, foldValue, type FilterFieldSpec } from "../../domain/filter-fields.js";
 import { signalValues, type SignalName } from "../../domain/vocabularies/signals-v1.js";
 
 // An article as a document of a monthly index (article-mapping.ts): the
@@ -12,8 +12,11 @@ export interface IndexedFields {
   stamp: string;
   /** Persons, organizations and other names, lower-cased, once each: ranked beside the title. */
   entities: string;
-  /** The er-v1 entity ids (`<type>:<key>`) of every spelling the article carries: `entity_id` filters match them. */
-  entity_ids: string[];
+  /**
+   * Every entity spelling the article carries, once per type and folded value, as `<type>|<er-v1 key>|<spelling>`:
+   * an `entity_id` filter matches the prefix of its type and key, the lexicon aggregates them (entity-spellings.ts).
+   */
+  spellings: string[];
   /** Signals carried (intensity above 0). */
   signals: SignalName[];
   /** Mentioned cities with coordinates (spec section 4, rule 5: not regions or countries). */
@@ -35,7 +38,7 @@ export function toDocument(article: ArticleDetail): ArticleDocument {
     indexed: {
       stamp: stampOf(article),
       entities: entityText(article),
-      entity_ids: entityIds(article),
+      spellings: spellingsOf(article),
       signals: signalValues(article.signals).map(([name]) => name),
       places: article.location_details.flatMap((l) =>
         l.kind === "city" && l.latitude !== null && l.longitude !== null ? [{ lat: l.latitude, lon: l.longitude }] : [],
@@ -57,14 +60,21 @@ function entityText(a: ArticleDetail): string {
   return [...seen].join(" ; ");
 }
 
-function entityIds(a: ArticleDetail): string[] {
-  const ids = new Set<string>();
+/** The separator of a spelling's parts: no er-v1 key holds it (keys are letters, digits and spaces). */
+export const SPELLING_SEPARATOR = "|";
+
+function spellingsOf(a: ArticleDetail): string[] {
+  const out: string[] = [];
   for (const type of ENTITY_TYPES) {
     const field: FilterFieldSpec = FILTER_FIELDS[ENTITY_TYPE_FIELDS[type]];
+    const seen = new Set<string>();
     for (const value of field.values(a)) {
+      const folded = foldValue(value);
+      if (folded === "" || seen.has(folded)) continue;
+      seen.add(folded);
       const key = entityKey(type, value);
-      if (key !== "") ids.add(entityIdOf(type, key));
+      if (key !== "") out.push([type, key, value].join(SPELLING_SEPARATOR));
     }
   }
-  return [...ids];
+  return out;
 }

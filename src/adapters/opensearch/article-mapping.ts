@@ -163,7 +163,7 @@ const MAPPINGS = {
       properties: {
         stamp: { type: "date", format: "yyyyMMddHHmmss" },
         entities: { type: "text", analyzer: "words" },
-        entity_ids: { type: "keyword", ignore_above: LONGEST_TERM },
+        spellings: { type: "keyword", ignore_above: LONGEST_TERM },
         signals: filterField("signal"),
         places: { type: "geo_point" },
         vector: {

@@ -11,11 +11,13 @@ import type {
 } from "../../ports/article-search.js";
 import type { ArticleExporter, ExportQuery, ExportWalk } from "../../ports/article-export.js";
 import type { ArticleLookup, ArticleStore, WriteResult } from "../../ports/article-store.js";
+import type { EntityLexicon, EntitySpellings, EntitySpellingsQuery } from "../../ports/entity-lexicon.js";
 import type { PartitionFailure } from "../../ports/index-coverage.js";
 import { aggregateSeries } from "./aggregate-series.js";
 import { ArticleIndices } from "./article-indices.js";
 import type { ArticleIndexOptions } from "./article-mapping.js";
 import { bulkCreate } from "./bulk-write.js";
+import { entitySpellings } from "./entity-spellings.js";
 import { openExportWalk } from "./export-walk.js";
 import { IndexNames } from "./index-names.js";
 import { MonthReader } from "./month-reader.js";
@@ -33,7 +35,7 @@ export interface OpenSearchIndexOptions extends Partial<ArticleIndexOptions> {
   prefix: string;
 }
 
-export class OpenSearchIndex implements ArticleStore, ArticleSearch, ArticleExporter {
+export class OpenSearchIndex implements ArticleStore, ArticleSearch, ArticleExporter, EntityLexicon {
   readonly names: IndexNames;
   private readonly indices: ArticleIndices;
   private readonly reader: MonthReader;
@@ -79,6 +81,10 @@ export class OpenSearchIndex implements ArticleStore, ArticleSearch, ArticleExpo
 
   aggregate(query: AggregateQuery): Promise<AggregateResult> {
     return aggregateSeries(this.reader, query);
+  }
+
+  entitySpellings(query: EntitySpellingsQuery): Promise<EntitySpellings> {
+    return entitySpellings(this.reader, query);
   }
 
   openExport(query: ExportQuery, tieLimit: number): Promise<ExportWalk> {

@@ -1,9 +1,11 @@
 import type { Types } from "@opensearch-project/opensearch";
+import type { EntityType } from "../../domain/entities/entity-key.js";
 import { foldValue, isFilterField } from "../../domain/filter-fields.js";
 import type { GeoArea } from "../../domain/geo-area.js";
 import type { KeywordQuery, Phrase } from "../../domain/keyword-query.js";
 import type { ArticleFilters, CandidateCheck, SignalRange } from "../../domain/search-query.js";
 import { SIGNALS_V1 } from "../../domain/vocabularies/signals-v1.js";
+import { SPELLING_SEPARATOR } from "./article-document.js";
 import { FILTER_PATHS } from "./article-mapping.js";
 
 // The domain's validated query compiled to OpenSearch's query DSL. Filters go
@@ -48,6 +50,11 @@ export function keywordQuery(keywords: KeywordQuery): Query {
   };
 }
 
+/** The start of every spelling of `type` keyed `key` in `indexed.spellings`. */
+export function spellingPrefix(type: EntityType, key: string): string {
+  return `${type}${SPELLING_SEPARATOR}${key}${SPELLING_SEPARATOR}`;
+}
+
 /** The path of a signal's intensity. */
 export function signalPath(name: SignalRange["name"]): string {
   return `signals.${SIGNALS_V1[name].class}.${name}`;
@@ -70,7 +77,8 @@ export function filterClauses(filters: ArticleFilters): Query[] {
     clauses.push({ term: { [FILTER_PATHS[field]]: foldValue(value) } });
   }
   for (const entity of filters.entities ?? []) {
-    clauses.push({ term: { "indexed.entity_ids": `${entity.type}:${entity.key}` } });
+    // Any spelling of the type keyed `key` (article-document.ts `spellings`).
+    clauses.push({ prefix: { "indexed.spellings": spellingPrefix(entity.type, entity.key) } });
   }
   if (filters.from !== undefined || filters.to !== undefined) {
     clauses.push({
