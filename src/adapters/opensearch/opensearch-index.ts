@@ -12,12 +12,15 @@ import type {
 import type { ArticleExporter, ExportQuery, ExportWalk } from "../../ports/article-export.js";
 import type { ArticleLookup, ArticleStore, WriteResult } from "../../ports/article-store.js";
 import type { EntityLexicon, EntitySpellings, EntitySpellingsQuery } from "../../ports/entity-lexicon.js";
+import type { IndexBackend } from "../../ports/index-backend.js";
 import type { PartitionFailure } from "../../ports/index-coverage.js";
+import type { NearestQuery, NearestResult, VectorLookup } from "../../ports/vector-search.js";
 import { aggregateSeries } from "./aggregate-series.js";
 import { ArticleIndices } from "./article-indices.js";
 import type { ArticleIndexOptions } from "./article-mapping.js";
 import { bulkCreate } from "./bulk-write.js";
 import { entitySpellings } from "./entity-spellings.js";
+import { nearest, vectorOf } from "./vector-search.js";
 import { openExportWalk } from "./export-walk.js";
 import { IndexNames } from "./index-names.js";
 import { MonthReader } from "./month-reader.js";
@@ -35,9 +38,10 @@ export interface OpenSearchIndexOptions extends Partial<ArticleIndexOptions> {
   prefix: string;
 }
 
-export class OpenSearchIndex implements ArticleStore, ArticleSearch, ArticleExporter, EntityLexicon {
+export class OpenSearchIndex implements IndexBackend {
   readonly names: IndexNames;
-  private readonly indices: ArticleIndices;
+  /** The monthly indices (the embedding stage reads them too). */
+  readonly indices: ArticleIndices;
   private readonly reader: MonthReader;
 
   constructor(
@@ -85,6 +89,14 @@ export class OpenSearchIndex implements ArticleStore, ArticleSearch, ArticleExpo
 
   entitySpellings(query: EntitySpellingsQuery): Promise<EntitySpellings> {
     return entitySpellings(this.reader, query);
+  }
+
+  nearest(query: NearestQuery): Promise<NearestResult> {
+    return nearest(this.reader, this.names, query);
+  }
+
+  vectorOf(id: string, model: string): Promise<VectorLookup> {
+    return vectorOf(this.client, this.names, id, model);
   }
 
   openExport(query: ExportQuery, tieLimit: number): Promise<ExportWalk> {
