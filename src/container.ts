@@ -13,13 +13,15 @@ import { SqliteIndexBackend } from "./adapters/sqlite/sqlite-index-backend.js";
 import { SqliteClusteringThread } from "./adapters/sqlite/cluster-thread.js";
 import { SqliteStoryStore } from "./adapters/sqlite/story-store.js";
 import { PinnedWebhookSender } from "./adapters/webhooks/pinned-webhook-sender.js";
-import type { Config } from "./config/config.js";
+import { ConfigError, type Config } from "./config/config.js";
 import type { OperationDeps } from "./app/operation.js";
 import type { EmbeddingStage } from "./ports/embedding-stage.js";
 import type { FollowerLease, SlotLedger } from "./ports/slot-ledger.js";
 import type { SlotKind } from "./domain/feed-slots.js";
 import { FeedFollower } from "./usecases/feed/feed-follower.js";
+import type { IndexBackend } from "./ports/index-backend.js";
 import type { IndexMaintenance } from "./ports/index-maintenance.js";
+import type { StoryIndex } from "./ports/story-index.js";
 import { AccountService } from "./usecases/accounts/account-service.js";
 import { CreditService } from "./usecases/accounts/credit-service.js";
 import { IngestService } from "./usecases/ingest/ingest-service.js";
@@ -73,10 +75,8 @@ export interface ContainerOptions {
 export function createContainer(config: Config, clock: Clock = systemClock, options: ContainerOptions = {}): Container {
   const logger = options.logger ?? createLogger(config.logLevel);
   mkdirSync(config.dataDir, { recursive: true });
-  const index = new SqliteIndexBackend(config.dataDir, {
-    annMinMatches: config.annMinMatches,
-    ...(config.readThreads === undefined ? {} : { readThreads: { heavy: config.readThreads, light: 1 } }),
-  });
+  const engine = createIndex(config);
+  const index = engine.index;
   const control =
     config.controlStore === "postgres" && config.databaseUrl
       ? new PostgresControlStore(config.databaseUrl, config.databaseSchema)
@@ -99,12 +99,12 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
   const storiesPath = join(config.dataDir, "stories.db");
   const modelDir = config.embeddingModelDir ?? SHIPPED_MODEL_DIR;
   const embedder = new LazyEmbedder(modelDir);
-  let stage: SqliteEmbeddingStage | undefined;
+  let stage: EmbeddingStage | undefined;
   const feedClients: FeedClient[] = [];
   const container: Container = {
     index,
-    stories: index,
-    derived: index,
+    stories: engine.stories,
+    derived: engine.derived,
     accounts,
     credits,
     clock,
@@ -112,14 +112,7 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
     watchJobs: undefined,
     embedder,
     embeddingStage(options = {}) {
-      stage ??= new SqliteEmbeddingStage(
-        embedder.model,
-        modelDir,
-        ONNX_EMBEDDER_LOADER,
-        () => index.months(),
-        (month) => index.pathOf(month),
-        options.indexThreads,
-      );
+      stage ??= engine.embeddingStage(embedder.model, modelDir, options.indexThreads);
       return stage;
     },
     ingestService() {
@@ -128,7 +121,7 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
         return new IngestService(new GkgArticleSource(lookup), index, config.ingestBatchSize, clock, {
           // Batches after the first are clustered on a thread of their own, over the same stories.db.
           clusterer: new StoryClusterer(storyStore, () => new SqliteClusteringThread(storiesPath)),
-          index,
+          index: engine.stories,
         });
       });
       return ingest;
@@ -182,4 +175,42 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
     };
   }
   return container;
+}
+
+/** The article index of the engine NEWSINDEX_INDEX names, and what only that engine provides. */
+interface IndexEngine {
+  index: IndexBackend;
+  stories: StoryIndex;
+  derived: IndexMaintenance;
+  /** The embedding stage writing vectors into this index; `indexThreads`: native threads a graph build may use. */
+  embeddingStage(model: string, modelDir: string, indexThreads: number | undefined): EmbeddingStage;
+}
+
+function createIndex(config: Config): IndexEngine {
+  switch (config.index) {
+    case "sqlite": {
+      const index = new SqliteIndexBackend(config.dataDir, {
+        annMinMatches: config.annMinMatches,
+        ...(config.readThreads === undefined ? {} : { readThreads: { heavy: config.readThreads, light: 1 } }),
+      });
+      return {
+        index,
+        stories: index,
+        derived: index,
+        embeddingStage: (model, modelDir, indexThreads) =>
+          new SqliteEmbeddingStage(
+            model,
+            modelDir,
+            ONNX_EMBEDDER_LOADER,
+            () => index.months(),
+            (month) => index.pathOf(month),
+            indexThreads,
+          ),
+      };
+    }
+    case "opensearch":
+      throw new ConfigError(
+        "Invalid configuration: NEWSINDEX_INDEX=opensearch: this build has no OpenSearch index adapter yet; use NEWSINDEX_INDEX=sqlite (the default)",
+      );
+  }
 }

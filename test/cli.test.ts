@@ -74,6 +74,27 @@ describe("newsindex ingest", () => {
   });
 });
 
+describe("NEWSINDEX_INDEX", () => {
+  it("ingests into the embedded index by default and when set to sqlite; refuses an engine it does not know", async () => {
+    const dataDir = join(dir, "index-choice");
+    const ingested = await cli(["ingest", "--data-dir", dataDir, SAMPLE_FILES.batch2016], { NEWSINDEX_INDEX: "sqlite" });
+    expect(ingested.status).toBe(0);
+    expect(SUMMARY.exec(ingested.stdout)?.[2]).toBe("10");
+    const unknown = await cli(["ingest", "--data-dir", dataDir, SAMPLE_FILES.batch2016], { NEWSINDEX_INDEX: "elastic" });
+    expect(unknown.status).toBe(2);
+    expect(unknown.stderr).toContain("index");
+  });
+
+  it("refuses opensearch with a clear configuration error while this build has no OpenSearch adapter", async () => {
+    const refused = await cli(["ingest", "--data-dir", join(dir, "index-opensearch"), SAMPLE_FILES.batch2016], {
+      NEWSINDEX_INDEX: "opensearch",
+    });
+    expect(refused.status).toBe(2);
+    expect(refused.stderr).toContain("NEWSINDEX_INDEX=opensearch");
+    expect(refused.stderr).toContain("NEWSINDEX_INDEX=sqlite");
+  });
+});
+
 describe("newsindex keys", () => {
   it("creates, lists and revokes keys; the secret is shown once", async () => {
     const dataDir = join(dir, "keys");

@@ -18,7 +18,7 @@ import { availableParallelism } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { SqliteIndexBackend } from "../../src/adapters/sqlite/sqlite-index-backend.js";
-import { PARTITION_FILE } from "../../src/adapters/sqlite/partition-catalog.js";
+import { PARTITION_FILE } from "../../src/adapters/sqlite/catalog/partition-catalog.js";
 import { parseKeywordQuery, wordsOf } from "../../src/domain/keyword-query.js";
 import { bytesUnder } from "../scale/disk-usage.js";
 import { timeCalls } from "../scale/measure.js";

@@ -10,7 +10,7 @@ import { parseArgs } from "node:util";
 import { ArticlePartition } from "../../src/adapters/sqlite/article-partition.js";
 import { FTS_SCORE } from "../../src/adapters/sqlite/bm25.js";
 import { scoredPhrases, toFtsMatch } from "../../src/adapters/sqlite/fts-match.js";
-import { PARTITION_FILE } from "../../src/adapters/sqlite/partition-catalog.js";
+import { PARTITION_FILE } from "../../src/adapters/sqlite/catalog/partition-catalog.js";
 import { rankFeatures, rankStats } from "../../src/adapters/sqlite/partition-ranking.js";
 import { candidates, countMatches } from "../../src/adapters/sqlite/partition-search.js";
 import { parseKeywordQuery } from "../../src/domain/keyword-query.js";

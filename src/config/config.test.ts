@@ -55,3 +55,15 @@ describe("OpenSearch settings", () => {
     }
   });
 });
+
+describe("index engine", () => {
+  it("is the embedded index unless NEWSINDEX_INDEX names opensearch; anything else is refused", () => {
+    expect(loadConfig({}).index).toBe("sqlite");
+    expect(loadConfig({ NEWSINDEX_INDEX: "sqlite" }).index).toBe("sqlite");
+    expect(loadConfig({ NEWSINDEX_INDEX: "opensearch" }).index).toBe("opensearch");
+    expect(loadConfig({}, { index: "opensearch" }).index).toBe("opensearch");
+    for (const bad of ["elastic", "SQLite", "postgres"]) {
+      expect(() => loadConfig({ NEWSINDEX_INDEX: bad }), bad).toThrow(/index/);
+    }
+  });
+});

@@ -12,6 +12,11 @@ export const ConfigSchema = Type.Object({
   host: Type.String({ minLength: 1 }),
   port: Type.Integer({ minimum: 0, maximum: 65535 }),
   logLevel: Type.Union(["fatal", "error", "warn", "info", "debug", "trace", "silent"].map((l) => Type.Literal(l))),
+  /**
+   * The engine holding articles, stories and vectors: `sqlite` (the embedded shape, one file per month in the data
+   * dir) or `opensearch` (the scaled shape).
+   */
+  index: Type.Union([Type.Literal("sqlite"), Type.Literal("opensearch")]),
   /** Rows per write transaction at ingest. */
   ingestBatchSize: Type.Integer({ minimum: 1, maximum: 100_000 }),
   /** Where tenants, keys and credit counters live: control.db in the data dir, or PostgreSQL shared by replicas. */
@@ -70,6 +75,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
     host: overrides.host ?? env.HOST ?? "127.0.0.1",
     port: overrides.port ?? numberOrRaw(env.PORT) ?? 8080,
     logLevel: overrides.logLevel ?? env.LOG_LEVEL ?? "info",
+    index: overrides.index ?? env.NEWSINDEX_INDEX ?? "sqlite",
     ingestBatchSize: overrides.ingestBatchSize ?? numberOrRaw(env.NEWSINDEX_INGEST_BATCH) ?? 2000,
     controlStore: overrides.controlStore ?? env.NEWSINDEX_CONTROL_STORE ?? "sqlite",
     databaseSchema: overrides.databaseSchema ?? env.NEWSINDEX_DATABASE_SCHEMA ?? "newsindex",

@@ -6,7 +6,7 @@ import { entitySpellingsPart, type EntitySpellingsPart } from "./entity-keys.js"
 import { aggregatePart, type AggregatePartRow } from "./partition-aggregate.js";
 import type { Interval } from "../../domain/aggregate/buckets.js";
 import type { Keyset, PartitionSearch } from "./match-conditions.js";
-import { partitionPath } from "./partition-catalog.js";
+import { partitionPath } from "./catalog/partition-catalog.js";
 import { countFacets, countFacetsOf } from "./partition-facets.js";
 import { checkCandidates, type CheckedCandidates } from "./partition-candidates.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { hasCode } from "../../shared/caught.js";
+import { hasCode } from "../../../shared/caught.js";
 
 // The months that have a monthly index, recorded when each file is created.
 // Listing the directory alone cannot tell a month that never had data from one
