@@ -1,6 +1,7 @@
 import type { ArticleDetail } from "../../domain/article.js";
 import { ENTITY_TYPES, ENTITY_TYPE_FIELDS, entityKey } from "../../domain/entities/entity-key.js";
 import { FILTER_FIELDS, foldValue, type FilterFieldSpec } from "../../domain/filter-fields.js";
+import { headlineKey } from "../../domain/stories/headline-key.js";
 import { signalValues, type SignalName } from "../../domain/vocabularies/signals-v1.js";
 
 // An article as a document of a monthly index (article-mapping.ts): the
@@ -17,6 +18,8 @@ export interface IndexedFields {
    * an `entity_id` filter matches the prefix of its type and key, the lexicon aggregates them (entity-spellings.ts).
    */
   spellings: string[];
+  /** The normalised headline stories compare (domain/stories/headline-key.ts); null without a title. */
+  headline: string | null;
   /** Signals carried (intensity above 0). */
   signals: SignalName[];
   /** Mentioned cities with coordinates (spec section 4, rule 5: not regions or countries). */
@@ -39,6 +42,7 @@ export function toDocument(article: ArticleDetail): ArticleDocument {
       stamp: stampOf(article),
       entities: entityText(article),
       spellings: spellingsOf(article),
+      headline: headlineKey(article.title, article.source),
       signals: signalValues(article.signals).map(([name]) => name),
       places: article.location_details.flatMap((l) =>
         l.kind === "city" && l.latitude !== null && l.longitude !== null ? [{ lat: l.latitude, lon: l.longitude }] : [],

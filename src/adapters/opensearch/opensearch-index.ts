@@ -15,12 +15,24 @@ import type { EntityLexicon, EntitySpellings, EntitySpellingsQuery } from "../..
 import type { IndexBackend } from "../../ports/index-backend.js";
 import type { PartitionFailure } from "../../ports/index-coverage.js";
 import type { NearestQuery, NearestResult, VectorLookup } from "../../ports/vector-search.js";
+import type { IndexMaintenance, RebuildSummary } from "../../ports/index-maintenance.js";
+import type {
+  LargestStories,
+  StoryIndex,
+  StoryLookup,
+  StoryMatches,
+  StoryQuery,
+  StoryRelabel,
+  StorySizes,
+} from "../../ports/story-index.js";
+import type { SizeOrder } from "../../domain/stories/story-order.js";
 import { aggregateSeries } from "./aggregate-series.js";
 import { ArticleIndices } from "./article-indices.js";
 import type { ArticleIndexOptions } from "./article-mapping.js";
 import { bulkCreate } from "./bulk-write.js";
 import { entitySpellings } from "./entity-spellings.js";
 import { nearest, vectorOf } from "./vector-search.js";
+import { largestStories, matchStories, relabel, storyOverview, storySizes } from "./story-reads.js";
 import { openExportWalk } from "./export-walk.js";
 import { IndexNames } from "./index-names.js";
 import { MonthReader } from "./month-reader.js";
@@ -38,7 +50,7 @@ export interface OpenSearchIndexOptions extends Partial<ArticleIndexOptions> {
   prefix: string;
 }
 
-export class OpenSearchIndex implements IndexBackend {
+export class OpenSearchIndex implements IndexBackend, StoryIndex, IndexMaintenance {
   readonly names: IndexNames;
   /** The monthly indices (the embedding stage reads them too). */
   readonly indices: ArticleIndices;
@@ -97,6 +109,38 @@ export class OpenSearchIndex implements IndexBackend {
 
   vectorOf(id: string, model: string): Promise<VectorLookup> {
     return vectorOf(this.client, this.names, id, model);
+  }
+
+  storyOverview(
+    storyId: string,
+    window: { from?: string | undefined; to?: string | undefined },
+    options: { limit: number; sources: number },
+  ): Promise<StoryLookup> {
+    return storyOverview(this.client, this.names, this.reader, storyId, window, options);
+  }
+
+  matchStories(query: StoryQuery): Promise<StoryMatches> {
+    return matchStories(this.reader, query);
+  }
+
+  largestStories(query: StoryQuery, order: SizeOrder, n: number, sizesFrom: string | undefined): Promise<LargestStories> {
+    return largestStories(this.reader, query, order, n, sizesFrom);
+  }
+
+  storySizes(storyIds: readonly string[], from: string | undefined): Promise<StorySizes> {
+    return storySizes(this.reader, storyIds, from);
+  }
+
+  relabel(changes: readonly StoryRelabel[]): Promise<void> {
+    return relabel(this.client, this.names, changes);
+  }
+
+  /**
+   * Every monthly index is created from the template of this version, with every derived field: nothing to rebuild.
+   * (A template change is a new layout version, written into new indices; see article-mapping.ts.)
+   */
+  async rebuildDerived(): Promise<RebuildSummary> {
+    return { months: [], articles: 0, skipped: [] };
   }
 
   openExport(query: ExportQuery, tieLimit: number): Promise<ExportWalk> {
