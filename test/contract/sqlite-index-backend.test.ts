@@ -2,27 +2,101 @@ import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import { afterEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { SqliteIndexBackend } from "../../src/adapters/sqlite/sqlite-index-backend.js";
 import type { ArticleDetail } from "../../src/domain/article.js";
+import { lookupCredits } from "../../src/domain/billing/index-usage.js";
 import { readArticles, realRows, tieGroup, words, writeGkgFile } from "../support/gkg-fixtures.js";
 import { SAMPLE_FILES } from "../support/test-server.js";
-import { describeIndexBackendContract } from "./index-backend.contract.js";
+import { describeArticleSearchContract } from "./article-search.contract.js";
+import { describeArticleStoreContract } from "./article-store.contract.js";
+import { describeEntityLexiconContract } from "./entity-lexicon.contract.js";
+import type { IndexFactory } from "./index-fixture.js";
+import { describeIndexMaintenanceContract } from "./index-maintenance.contract.js";
 import { describeStoryIndexContract } from "./story-index.contract.js";
+import { describeVectorSearchContract } from "./vector-search.contract.js";
 
-for (const writerThread of [true, false]) {
-  describeIndexBackendContract(writerThread ? "sqlite, writes on a worker thread" : "sqlite, writes inline", async () => {
+// The embedded index against every index port's contract suite, then what
+// only it can show: its monthly files, their layouts, its budget and scores.
+
+/** A SQLite index in a data dir of its own, removed on dispose. */
+function sqliteIndex(writerThread = true): IndexFactory<SqliteIndexBackend> {
+  return async () => {
     const dir = mkdtempSync(join(tmpdir(), "newsindex-index-"));
-    const backend = new SqliteIndexBackend(dir, { writerThread });
+    const index = new SqliteIndexBackend(dir, { writerThread });
     return {
-      backend,
+      index,
       async dispose() {
-        await backend.close();
+        await index.close();
         rmSync(dir, { recursive: true, force: true });
       },
     };
-  });
+  };
 }
+
+// Writes run on a worker thread or inline: the ports that write are held to their contract both ways.
+for (const writerThread of [true, false]) {
+  const mode = writerThread ? "sqlite, writes on a worker thread" : "sqlite, writes inline";
+  describeArticleStoreContract(mode, sqliteIndex(writerThread));
+  describeStoryIndexContract(mode, sqliteIndex(writerThread));
+}
+describeArticleSearchContract("sqlite", sqliteIndex());
+describeEntityLexiconContract("sqlite", sqliteIndex());
+describeVectorSearchContract("sqlite", sqliteIndex());
+describeIndexMaintenanceContract("sqlite", sqliteIndex());
+
+describe("sqlite index: reads across monthly indexes", () => {
+  let dir: string;
+  let backend: SqliteIndexBackend;
+  let articles: ArticleDetail[];
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), "newsindex-index-"));
+    backend = new SqliteIndexBackend(dir);
+    articles = await readArticles([SAMPLE_FILES.batch2023, SAMPLE_FILES.batch2016, SAMPLE_FILES.bigquery]);
+    await backend.write(articles);
+  });
+  afterAll(async () => {
+    await backend.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("reads the newest monthly index whatever the budget, and leaves the others unread once it is spent", async () => {
+    const result = await backend.search({ filters: {}, offset: 0, limit: 10, budgetMs: 0 });
+    expect(result.partitionsRead.length).toBeGreaterThanOrEqual(1);
+    expect(result.partitionsFailed.length).toBeGreaterThan(0);
+    for (const failure of result.partitionsFailed) expect(failure.kind).toBe("timed_out");
+    expect(result.total).toBeLessThan(articles.length);
+  });
+
+  it("checks each spelling against a window that cuts into a monthly index: a second query, 2 credits", async () => {
+    const whole = await backend.entitySpellings({ type: "person", key: "jill biden", lookup: "id", counts: true, limit: 100 });
+    expect(whole.usage.indexQueries).toBe(1);
+    expect(lookupCredits(whole.usage)).toBe(1);
+    const cut = await backend.entitySpellings({
+      type: "person",
+      key: "joe biden",
+      lookup: "id",
+      from: "20230702140000",
+      counts: true,
+      limit: 100,
+    });
+    expect(cut.usage.indexQueries).toBe(2);
+    expect(lookupCredits(cut.usage)).toBe(2);
+  });
+
+  it("sums a bucket's distinct counts over the monthly indexes holding it, and marks them approximate", async () => {
+    const all = await backend.aggregate({ filters: {}, interval: "all", metrics: { stories: true, outlets: true } });
+    expect(all.rows).toHaveLength(1);
+    expect(all.rows[0]?.approximate).toBe(true);
+    const oneMonth = await backend.aggregate({
+      filters: { from: "20230702000000", to: "20230702235959" },
+      interval: "all",
+      metrics: { stories: true, outlets: true },
+    });
+    expect(oneMonth.rows[0]?.approximate).toBe(false);
+  });
+});
 
 describe("sqlite index: a monthly index built with an earlier layout", () => {
   const dirs: string[] = [];
@@ -113,20 +187,6 @@ describe("sqlite index: stories (ports/story-index.ts)", () => {
     });
   }
 });
-
-for (const writerThread of [true, false]) {
-  describeStoryIndexContract(writerThread ? "sqlite, writes on a worker thread" : "sqlite, writes inline", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "newsindex-story-index-"));
-    const index = new SqliteIndexBackend(dir, { writerThread });
-    return {
-      index,
-      async dispose() {
-        await index.close();
-        rmSync(dir, { recursive: true, force: true });
-      },
-    };
-  });
-}
 
 describe("sqlite index: scores comparable across monthly indexes", () => {
   it("gives an article the same score in a small month as its copy in a large one, and alone or with other months", async () => {

@@ -3,18 +3,14 @@ import type { ArticleDetail } from "../../src/domain/article.js";
 import { foldValue } from "../../src/domain/filter-fields.js";
 import { headlineKey } from "../../src/domain/stories/headline-key.js";
 import { bySize, type SizedStory, type SizeOrder } from "../../src/domain/stories/story-order.js";
-import type { IndexBackend } from "../../src/ports/index-backend.js";
+import type { ArticleSearch } from "../../src/ports/article-search.js";
 import type { StoryIndex, StoryMatch } from "../../src/ports/story-index.js";
 import { readArticles, words } from "../support/gkg-fixtures.js";
 import { SAMPLE_FILES } from "../support/test-server.js";
+import type { IndexFactory, IndexFixture } from "./index-fixture.js";
 
 // What every StoryIndex adapter must do, on real GKG records from two months.
 // Stories are assigned here, not by the clusterer: this is the index's part.
-
-export interface StoryIndexFixture {
-  index: IndexBackend & StoryIndex;
-  dispose(): Promise<void>;
-}
 
 /** Members earliest first, ties by id: the order a story's first reporter and representative are chosen in. */
 function earliestFirst(a: ArticleDetail, b: ArticleDetail): number {
@@ -32,9 +28,9 @@ function articleFields(a: ArticleDetail): {
   return { id: a.id, title: a.title, url: a.url, source: a.source, published_at: a.published_at as string };
 }
 
-export function describeStoryIndexContract(name: string, create: () => Promise<StoryIndexFixture>): void {
+export function describeStoryIndexContract(name: string, create: IndexFactory<ArticleSearch & StoryIndex>): void {
   describe(`StoryIndex contract: ${name}`, () => {
-    let fixture: StoryIndexFixture;
+    let fixture: IndexFixture<ArticleSearch & StoryIndex>;
     let articles: ArticleDetail[];
     /** Five articles of the 2023 batch. */
     let local: ArticleDetail[];
