@@ -18,6 +18,8 @@ export interface IndexedFields {
    * an `entity_id` filter matches the prefix of its type and key, the lexicon aggregates them (entity-spellings.ts).
    */
   spellings: string[];
+  /** story_id as written (the filter field folds it): stories are counted and listed by it. */
+  story: string | null;
   /** The normalised headline stories compare (domain/stories/headline-key.ts); null without a title. */
   headline: string | null;
   /** Signals carried (intensity above 0). */
@@ -42,6 +44,7 @@ export function toDocument(article: ArticleDetail): ArticleDocument {
       stamp: stampOf(article),
       entities: entityText(article),
       spellings: spellingsOf(article),
+      story: article.story_id,
       headline: headlineKey(article.title, article.source),
       signals: signalValues(article.signals).map(([name]) => name),
       places: article.location_details.flatMap((l) =>

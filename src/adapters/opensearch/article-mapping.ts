@@ -164,6 +164,7 @@ const MAPPINGS = {
         stamp: { type: "date", format: "yyyyMMddHHmmss" },
         entities: { type: "text", analyzer: "words" },
         spellings: { type: "keyword", ignore_above: LONGEST_TERM },
+        story: { type: "keyword", ignore_above: LONGEST_TERM },
         headline: { type: "keyword", ignore_above: LONGEST_TERM },
         signals: filterField("signal"),
         places: { type: "geo_point" },

@@ -4,7 +4,6 @@ import type { ArticleDetail } from "../../domain/article.js";
 import { CANDIDATE_LIMIT } from "../../domain/search-query.js";
 import { mostSharedHeadlines, RepresentativeChoice } from "../../domain/stories/representative.js";
 import { bySize, type SizeOrder, type SizedStory } from "../../domain/stories/story-order.js";
-import { foldValue } from "../../domain/filter-fields.js";
 import { monthOf } from "../../shared/timestamps.js";
 import type {
   LargestStories,
@@ -17,7 +16,6 @@ import type {
   StorySizes,
 } from "../../ports/story-index.js";
 import type { ArticleDocument } from "./article-document.js";
-import { AS_WRITTEN } from "./article-mapping.js";
 import type { IndexNames } from "./index-names.js";
 import type { MonthReader } from "./month-reader.js";
 import { articleQuery, type Query } from "./query-dsl.js";
@@ -28,27 +26,29 @@ import { getArticle } from "./stored-articles.js";
 // the stories a query matches (a terms aggregation with each story's newest
 // match and best score), their sizes (members and distinct publishers), one
 // story's counts, top publishers, headline tallies, first reporter and newest
-// members. Story ids are read back as written (the `as_written` spelling),
-// since the filter field folds them.
+// members. Stories are counted by `indexed.story`, the id as written (the
+// `story_id` filter field folds it).
 
 /** Stories one listing collects at most (a terms aggregation's buckets); beyond, `total` still counts them all. */
 export const MAX_STORIES = 10_000;
 /** Distinct stories counted exactly up to here (cardinality's precision threshold, its maximum). */
 const COUNT_PRECISION = 40_000;
+/**
+ * A story's distinct publishers are counted exactly up to here. Each story bucket keeps a sketch of about
+ * 2 KB at this threshold (40 KB and more at higher ones), so thousands of stories sized at once stay within a
+ * node's memory; a story of more outlets is counted within a few percent.
+ */
+const OUTLETS_PRECISION = 200;
 /** Headlines tallied per story: the most shared are among them. */
 const HEADLINES = 100;
 
 interface StoryBucket {
   key: string;
   doc_count: number;
-  id: { buckets: Array<{ key: string }> };
   newest?: { value_as_string?: string };
   best?: { value: number | null };
   outlets?: { value: number };
 }
-
-const storyId = (bucket: StoryBucket): string => bucket.id.buckets[0]?.key ?? bucket.key;
-const SPELLING = { id: { terms: { field: `story_id.${AS_WRITTEN}`, size: 1 } } };
 
 export async function matchStories(reader: MonthReader, query: StoryQuery): Promise<StoryMatches> {
   const ranked = query.keywords !== undefined;
@@ -60,16 +60,15 @@ export async function matchStories(reader: MonthReader, query: StoryQuery): Prom
       size: 0,
       track_total_hits: true,
       aggs: {
-        total: { cardinality: { field: "story_id", precision_threshold: COUNT_PRECISION } },
+        total: { cardinality: { field: "indexed.story", precision_threshold: COUNT_PRECISION } },
         stories: {
           terms: {
-            field: "story_id",
+            field: "indexed.story",
             size,
             // The newest first, ties by story id (newest first): the stories a recency listing needs come first.
             ...(query.newest !== undefined ? { order: [{ newest: "desc" }, { _key: "desc" }] } : {}),
           },
           aggs: {
-            ...SPELLING,
             newest: { max: { field: "indexed.stamp" } },
             ...(ranked ? { best: { max: { script: { source: "_score" } } } } : {}),
           },
@@ -81,7 +80,7 @@ export async function matchStories(reader: MonthReader, query: StoryQuery): Prom
   const aggregations = read.response?.aggregations as
     { total: { value: number }; stories: { buckets: StoryBucket[] } } | undefined;
   const stories: StoryMatch[] = (aggregations?.stories.buckets ?? []).map((b) => ({
-    story_id: storyId(b),
+    story_id: b.key,
     newest: b.newest?.value_as_string ?? "",
     ...(ranked && b.best?.value != null ? { score: b.best.value } : {}),
   }));
@@ -101,7 +100,7 @@ export async function storySizes(reader: MonthReader, ids: readonly string[], fr
   const sizes = new Map<string, { count: number; outlets: number }>();
   const asked = [...new Set(ids)];
   if (asked.length === 0) return { sizes, partitionsRead: [], partitionsFailed: [] };
-  const filter: Query[] = [{ terms: { story_id: asked.map(foldValue) } }];
+  const filter: Query[] = [{ terms: { "indexed.story": asked } }];
   if (from !== undefined) filter.push({ range: { "indexed.stamp": { gte: from } } });
   const read = await reader.read(
     { from },
@@ -111,15 +110,15 @@ export async function storySizes(reader: MonthReader, ids: readonly string[], fr
       track_total_hits: false,
       aggs: {
         stories: {
-          terms: { field: "story_id", size: asked.length },
-          aggs: { outlets: { cardinality: { field: "source", precision_threshold: COUNT_PRECISION } } },
+          terms: { field: "indexed.story", size: asked.length },
+          aggs: { outlets: { cardinality: { field: "source", precision_threshold: OUTLETS_PRECISION } } },
         },
       },
     },
   );
   const buckets = (read.response?.aggregations?.stories as { buckets: StoryBucket[] } | undefined)?.buckets ?? [];
   const byKey = new Map(buckets.map((b) => [b.key, { count: b.doc_count, outlets: b.outlets?.value ?? 0 }]));
-  for (const id of asked) sizes.set(id, byKey.get(foldValue(id)) ?? { count: 0, outlets: 0 });
+  for (const id of asked) sizes.set(id, byKey.get(id) ?? { count: 0, outlets: 0 });
   return { sizes, ...read.coverage };
 }
 
@@ -174,7 +173,7 @@ export async function storyOverview(
   options: { limit: number; sources: number },
   resolved = false,
 ): Promise<StoryLookup> {
-  const filter: Query[] = [{ term: { story_id: id } }];
+  const filter: Query[] = [{ term: { "indexed.story": id } }];
   if (window.from !== undefined || window.to !== undefined) {
     filter.push({
       range: {
@@ -186,7 +185,6 @@ export async function storyOverview(
     });
   }
   const aggs: Aggregations = {
-    ...SPELLING,
     outlets: { cardinality: { field: "source", precision_threshold: COUNT_PRECISION } },
     sources: { terms: { field: "source", size: Math.max(1, options.sources) } },
     headlines: { terms: { field: "indexed.headline", size: HEADLINES } },
@@ -212,7 +210,6 @@ export async function storyOverview(
     return { story: undefined, ...read.coverage };
   }
   const a = read.response.aggregations as {
-    id: { buckets: Array<{ key: string }> };
     outlets: { value: number };
     sources: { buckets: Array<{ key: string }> };
     headlines: { buckets: Array<{ key: string; doc_count: number }> };
@@ -225,7 +222,7 @@ export async function storyOverview(
   const representative = await chooseRepresentative(reader, window, filter, shared, firstReported);
   return {
     story: {
-      story_id: a.id.buckets[0]?.key ?? id,
+      story_id: id,
       count,
       outlets: a.outlets.value,
       sources: a.sources.buckets.map((b) => b.key),
@@ -267,7 +264,7 @@ export async function relabel(client: Client, names: IndexNames, changes: readon
     for (const id of change.article_ids) {
       lines.push(
         JSON.stringify({ update: { _index: names.articleIndex(monthOf(id)), _id: id } }),
-        JSON.stringify({ doc: { story_id: change.story_id } }),
+        JSON.stringify({ doc: { story_id: change.story_id, indexed: { story: change.story_id } } }),
       );
     }
   }
