@@ -8,9 +8,8 @@ import type { IndexNames } from "./index-names.js";
 // written plus the `indexed` object of what only the index needs.
 //
 // - Filter fields are keywords with the `folded` normalizer (trim, then lower
-//   case), so an exact filter is case-insensitive as the spec asks. A field
-//   whose values can carry capitals keeps the spelling beside (`as_written`):
-//   a facet counts the folded values and names each by its spelling.
+//   case), so an exact filter is case-insensitive as the spec asks; a facet
+//   counts the folded values and names each by a spelling an article carries.
 // - Keyword ranking reads `title` and `indexed.entities` (persons,
 //   organizations and other names once each), analysed as the embedded index
 //   analyses them: split on anything but letters and digits, lower-cased,
@@ -54,7 +53,7 @@ export const FILTER_PATHS: Record<FilterField, string> = {
   signal: "indexed.signals",
 };
 
-/** Filter fields whose values can carry capitals: their spelling is kept beside the folded value. */
+/** Filter fields whose values can carry capitals: a facet reads a spelling from an article (facet-aggregations.ts). */
 export const SPELLED_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>([
   "publisher_country",
   "story_id",
@@ -69,21 +68,13 @@ export const SPELLED_FIELDS: ReadonlySet<FilterField> = new Set<FilterField>([
   "amount_object",
 ]);
 
-/** The sub-field holding a spelled field's values as written. */
-export const AS_WRITTEN = "as_written";
-
 // Lucene refuses a term over 32,766 bytes; 8,191 characters is within it in any UTF-8.
 const LONGEST_TERM = 8191;
 
 const FOLDED = { type: "keyword", normalizer: "folded", ignore_above: LONGEST_TERM } as const;
-const SPELLED = { ...FOLDED, fields: { [AS_WRITTEN]: { type: "keyword", ignore_above: LONGEST_TERM } } } as const;
 /** Kept in `_source` for the article, never searched. */
 const STORED = { type: "keyword", index: false, doc_values: false } as const;
 const STORED_NUMBER = { type: "double", index: false, doc_values: false } as const;
-
-function filterField(field: FilterField): typeof FOLDED | typeof SPELLED {
-  return SPELLED_FIELDS.has(field) ? SPELLED : FOLDED;
-}
 
 const signalGroup = (group: "industries" | "business_context" | "risk_context") => ({
   properties: Object.fromEntries(
@@ -98,22 +89,22 @@ const MAPPINGS = {
     id: { type: "keyword" },
     title: { type: "text", analyzer: "words" },
     url: STORED,
-    source: filterField("source"),
-    source_type: filterField("source_type"),
-    publisher_country: filterField("publisher_country"),
-    language: filterField("language"),
+    source: FOLDED,
+    source_type: FOLDED,
+    publisher_country: FOLDED,
+    language: FOLDED,
     published_at: STORED,
     collected_at: STORED,
-    authors: filterField("author"),
-    countries: filterField("country"),
-    locations: filterField("location"),
-    organizations: filterField("organization"),
-    persons: filterField("person"),
-    topics: filterField("topic"),
+    authors: FOLDED,
+    countries: FOLDED,
+    locations: FOLDED,
+    organizations: FOLDED,
+    persons: FOLDED,
+    topics: FOLDED,
     image: STORED,
     tone: STORED_NUMBER,
     word_count: STORED_NUMBER,
-    story_id: filterField("story_id"),
+    story_id: FOLDED,
     signals: {
       properties: {
         version: STORED,
@@ -123,30 +114,30 @@ const MAPPINGS = {
         risk_context: signalGroup("risk_context"),
       },
     },
-    event_types: filterField("event_type"),
+    event_types: FOLDED,
     activity_density: STORED_NUMBER,
     negative_score: STORED_NUMBER,
     polarity: STORED_NUMBER,
     positive_score: STORED_NUMBER,
     self_reference_density: STORED_NUMBER,
-    cities: filterField("city"),
-    regions: filterField("region"),
-    mentioned_dates: filterField("mentioned_date"),
-    names: filterField("name"),
+    cities: FOLDED,
+    regions: FOLDED,
+    mentioned_dates: FOLDED,
+    names: FOLDED,
     amounts: {
       type: "nested",
       // Also on the article itself: amount_object filters and facets read it without a nested query.
       include_in_root: true,
-      properties: { number: { type: "double" }, object: filterField("amount_object"), value: STORED },
+      properties: { number: { type: "double" }, object: FOLDED, value: STORED },
     },
-    quotes: { properties: { text: STORED, verb: filterField("quote_verb") } },
+    quotes: { properties: { text: STORED, verb: FOLDED } },
     date_mentions: { type: "object", enabled: false },
     location_details: {
       properties: {
         country: STORED,
         kind: STORED,
         latitude: STORED_NUMBER,
-        location_id: filterField("location_id"),
+        location_id: FOLDED,
         longitude: STORED_NUMBER,
         name: STORED,
         region_id: STORED,
@@ -166,7 +157,7 @@ const MAPPINGS = {
         spellings: { type: "keyword", ignore_above: LONGEST_TERM },
         story: { type: "keyword", ignore_above: LONGEST_TERM },
         headline: { type: "keyword", ignore_above: LONGEST_TERM },
-        signals: filterField("signal"),
+        signals: FOLDED,
         places: { type: "geo_point" },
         vector: {
           type: "knn_vector",

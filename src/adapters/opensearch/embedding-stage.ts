@@ -106,6 +106,8 @@ export class OpenSearchEmbeddingStage implements EmbeddingStage {
     return 0;
   }
 
-  /** The embedder belongs to the composition root, which closes it. */
-  async close(): Promise<void> {}
+  /** The stage owns its embedder (a model of its own, apart from the server's query embedder). */
+  async close(): Promise<void> {
+    await this.embedder.close();
+  }
 }

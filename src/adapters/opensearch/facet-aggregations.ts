@@ -1,14 +1,16 @@
 import { shardSize, type Facet } from "../../domain/facets.js";
 import type { FilterField } from "../../domain/filter-fields.js";
 import type { FacetRequest } from "../../domain/search-query.js";
-import { AS_WRITTEN, FILTER_PATHS, SPELLED_FIELDS } from "./article-mapping.js";
+import { foldValue } from "../../domain/filter-fields.js";
+import { FILTER_PATHS, SPELLED_FIELDS } from "./article-mapping.js";
 import type { Aggregations } from "./search-request.js";
 
 // Facets as terms aggregations over the whole match set: the node counts each
 // folded value per shard, keeps its top `shard_size`, and merges them, with
 // `doc_count_error_upper_bound` and `sum_other_doc_count` passed through as
 // the spec names them. A field whose values can carry capitals names each
-// bucket by its most common spelling (a one-bucket terms on the spelling).
+// bucket by a spelling an article carries: one matching article's values of
+// the field (`top_hits`), the one that folds to the bucket's key.
 
 const PREFIX = "facet_";
 const SPELLING = "spelling";
@@ -16,7 +18,7 @@ const SPELLING = "spelling";
 interface Bucket {
   key: string;
   doc_count: number;
-  [SPELLING]?: { buckets: Array<{ key: string }> };
+  [SPELLING]?: { hits: { hits: Array<{ _source?: unknown }> } };
 }
 
 interface TermsAggregate {
@@ -38,7 +40,7 @@ export function facetAggregations(request: FacetRequest): Aggregations {
         // An empty value (a quote without a verb) is no value.
         exclude: [""],
       },
-      ...(SPELLED_FIELDS.has(field) ? { aggs: { [SPELLING]: { terms: { field: `${path}.${AS_WRITTEN}`, size: 1 } } } } : {}),
+      ...(SPELLED_FIELDS.has(field) ? { aggs: { [SPELLING]: { top_hits: { size: 1, _source: { includes: [path] } } } } } : {}),
     };
   }
   return aggs;
@@ -53,11 +55,27 @@ export function readFacets(
     const terms = aggregations?.[`${PREFIX}${field}`] as TermsAggregate | undefined;
     const error = terms?.doc_count_error_upper_bound ?? 0;
     facets[field] = {
-      values: (terms?.buckets ?? []).map((b) => ({ value: b[SPELLING]?.buckets[0]?.key ?? b.key, count: b.doc_count })),
+      values: (terms?.buckets ?? []).map((b) => ({ value: spellingOf(b, FILTER_PATHS[field]), count: b.doc_count })),
       sum_other_doc_count: terms?.sum_other_doc_count ?? 0,
       doc_count_error_upper_bound: error,
       approximate: error > 0,
     };
   }
   return facets;
+}
+
+/** The value of the bucket's article at `path` that folds to the bucket's key; the key itself without one. */
+function spellingOf(bucket: Bucket, path: string): string {
+  const source = bucket[SPELLING]?.hits.hits[0]?._source;
+  if (source === undefined) return bucket.key;
+  return valuesAt(source, path.split(".")).find((v) => foldValue(v) === bucket.key) ?? bucket.key;
+}
+
+/** The strings at a dotted path of a document, through arrays of objects (`quotes.verb`). */
+function valuesAt(node: unknown, path: readonly string[]): string[] {
+  if (Array.isArray(node)) return node.flatMap((item) => valuesAt(item, path));
+  if (path.length === 0) return typeof node === "string" ? [node] : [];
+  if (typeof node !== "object" || node === null) return [];
+  const [head, ...rest] = path;
+  return valuesAt((node as Record<string, unknown>)[head as string], rest);
 }

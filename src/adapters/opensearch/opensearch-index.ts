@@ -147,6 +147,8 @@ export class OpenSearchIndex implements IndexBackend, StoryIndex, IndexMaintenan
     return openExportWalk(this.client, this.indices, query, tieLimit);
   }
 
-  /** The client belongs to the composition root, which closes it. */
-  async close(): Promise<void> {}
+  /** Closes the client: the index owns it (tests sharing one client leave this to the client's owner). */
+  async close(): Promise<void> {
+    await this.client.close();
+  }
 }
