@@ -3,9 +3,8 @@ import { OpenSearchIndex } from "../../src/adapters/opensearch/opensearch-index.
 import type { ArticleDetail } from "../../src/domain/article.js";
 import { ApiError } from "../../src/shared/api-error.js";
 import { assertSomethingRead, completeness } from "../../src/usecases/query-kernel/coverage.js";
-import { readArticles, words } from "../support/gkg-fixtures.js";
-import { testOpenSearch, type TestOpenSearch } from "../support/opensearch.js";
-import { SAMPLE_FILES } from "../support/test-server.js";
+import { words } from "../support/gkg-fixtures.js";
+import { sampleOpenSearchIndex, type TestOpenSearch } from "../support/opensearch.js";
 
 // What a search over OpenSearch says when part of the index, or all of it,
 // cannot be read: a failed shard makes the answer partial with the coverage
@@ -18,10 +17,7 @@ describe("OpenSearch index: partial answers and unavailability", () => {
   const byMonth = (month: string) => articles.filter((a) => a.id.startsWith(month)).length;
 
   beforeAll(async () => {
-    node = await testOpenSearch();
-    index = new OpenSearchIndex(node.client, { prefix: node.prefix });
-    articles = await readArticles([SAMPLE_FILES.batch2023, SAMPLE_FILES.batch2016, SAMPLE_FILES.bigquery]);
-    await index.write(articles);
+    ({ node, index, articles } = await sampleOpenSearchIndex());
   });
 
   afterAll(async () => {

@@ -3,8 +3,7 @@ import { OpenSearchIndex } from "../../src/adapters/opensearch/opensearch-index.
 import type { ArticleDetail } from "../../src/domain/article.js";
 import type { ExportPosition, ExportRow } from "../../src/ports/article-export.js";
 import { readArticles, realRows, tieGroup, writeGkgFile } from "../support/gkg-fixtures.js";
-import { testOpenSearch, type TestOpenSearch } from "../support/opensearch.js";
-import { SAMPLE_FILES } from "../support/test-server.js";
+import { sampleOpenSearchIndex, type TestOpenSearch } from "../support/opensearch.js";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -22,10 +21,7 @@ describe("OpenSearch index: export walk", () => {
     );
 
   beforeAll(async () => {
-    node = await testOpenSearch();
-    index = new OpenSearchIndex(node.client, { prefix: node.prefix });
-    articles = await readArticles([SAMPLE_FILES.batch2023, SAMPLE_FILES.batch2016, SAMPLE_FILES.bigquery]);
-    await index.write(articles);
+    ({ node, index, articles } = await sampleOpenSearchIndex());
   });
 
   afterAll(async () => {

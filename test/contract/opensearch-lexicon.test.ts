@@ -3,9 +3,7 @@ import { OpenSearchIndex } from "../../src/adapters/opensearch/opensearch-index.
 import type { ArticleDetail } from "../../src/domain/article.js";
 import { acronymsOf, ENTITY_TYPE_FIELDS, entityKey, type EntityType } from "../../src/domain/entities/entity-key.js";
 import { FILTER_FIELDS, foldValue, type FilterFieldSpec } from "../../src/domain/filter-fields.js";
-import { readArticles } from "../support/gkg-fixtures.js";
-import { testOpenSearch, type TestOpenSearch } from "../support/opensearch.js";
-import { SAMPLE_FILES } from "../support/test-server.js";
+import { sampleOpenSearchIndex, type TestOpenSearch } from "../support/opensearch.js";
 
 // The entity lexicon over OpenSearch against a count made here from the same
 // real articles: word and acronym lookups, and entity_id filters.
@@ -28,10 +26,7 @@ describe("OpenSearch index: entity spellings", () => {
   }
 
   beforeAll(async () => {
-    node = await testOpenSearch();
-    index = new OpenSearchIndex(node.client, { prefix: node.prefix });
-    articles = await readArticles([SAMPLE_FILES.batch2023, SAMPLE_FILES.batch2016, SAMPLE_FILES.bigquery]);
-    await index.write(articles);
+    ({ node, index, articles } = await sampleOpenSearchIndex());
   });
 
   afterAll(async () => {

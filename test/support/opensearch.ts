@@ -1,6 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { Client } from "@opensearch-project/opensearch";
 import { openSearchClient } from "../../src/adapters/opensearch/client.js";
+import { OpenSearchIndex } from "../../src/adapters/opensearch/opensearch-index.js";
+import type { ArticleDetail } from "../../src/domain/article.js";
+import { readArticles } from "./gkg-fixtures.js";
+import { SAMPLE_FILES } from "./test-server.js";
 
 // The scaled shape's tests run on a real OpenSearch node: .ci/run starts one
 // (.ci/opensearch.sh) on 127.0.0.1:19200, where `bash .ci/opensearch.sh` also
@@ -54,4 +58,15 @@ export async function dropPrefix(client: Client, prefix: string): Promise<void> 
   for (const template of templates.body.index_templates ?? []) {
     await client.indices.deleteIndexTemplate({ name: template.name });
   }
+}
+
+/** An OpenSearch index of its own holding the real articles of `files` (the three bundled GKG batches by default). */
+export async function sampleOpenSearchIndex(
+  files: readonly string[] = [SAMPLE_FILES.batch2023, SAMPLE_FILES.batch2016, SAMPLE_FILES.bigquery],
+): Promise<{ node: TestOpenSearch; index: OpenSearchIndex; articles: ArticleDetail[] }> {
+  const node = await testOpenSearch();
+  const index = new OpenSearchIndex(node.client, { prefix: node.prefix });
+  const articles = await readArticles(files);
+  await index.write(articles);
+  return { node, index, articles };
 }
