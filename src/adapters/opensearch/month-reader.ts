@@ -38,9 +38,22 @@ export class MonthReader {
     body: SearchBody,
     options: ReadOptions = {},
   ): Promise<MonthRead<S>> {
+    const first = await this.readOnce<S>(window, body, options, false);
+    // A whole request refused may be the catalog's age (an index closed or removed since): ask once more, afresh.
+    return first.response === undefined && first.coverage.partitionsFailed.length > 0
+      ? this.readOnce<S>(window, body, options, true)
+      : first;
+  }
+
+  private async readOnce<S>(
+    window: { from?: string | undefined; to?: string | undefined },
+    body: SearchBody,
+    options: ReadOptions,
+    fresh: boolean,
+  ): Promise<MonthRead<S>> {
     let catalog: MonthIndex[];
     try {
-      catalog = await this.indices.months();
+      catalog = await this.indices.months(fresh);
       this.known = catalog;
     } catch (error) {
       if (!isUnavailable(error)) throw error;

@@ -68,7 +68,12 @@ export class OpenSearchIndex implements IndexBackend, StoryIndex, IndexMaintenan
   async write(articles: readonly ArticleDetail[]): Promise<WriteResult> {
     if (articles.length === 0) return { inserted: 0, unchanged: 0 };
     await this.indices.ensureTemplate();
-    return bulkCreate(this.client, this.names, articles);
+    try {
+      return await bulkCreate(this.client, this.names, articles);
+    } finally {
+      // The write may have created a month.
+      this.indices.forget();
+    }
   }
 
   getArticle(id: string): Promise<ArticleLookup> {
