@@ -25,6 +25,13 @@ if [ ${#missing[@]} -gt 0 ]; then
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+# The node runs as the system user `os` (OpenSearch refuses root): it must reach BASE through every parent
+# directory. A checkout under a private directory (mode 700) cannot be reached; the node then lives outside it.
+id os >/dev/null 2>&1 || useradd -r -m -s /bin/bash os
+if ! runuser -u os -- test -x "$(dirname "$BASE")"; then
+  BASE=/var/tmp/newsindex-opensearch
+  echo "the checkout is not reachable by user os; the node's files go to $BASE"
+fi
 # The recipe's own output (plugin permissions, health) is noise in a test log; kept beside the node instead.
 mkdir -p "$BASE"
 BASE="$BASE" PORT="$PORT" HEAP=512m bash "$RECIPE" >"$BASE/up.log" 2>&1 || {
