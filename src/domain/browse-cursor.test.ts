@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { decodeCursor, encodeCursor, fingerprintOf } from "./browse-cursor.js";
+import { browseStamp, decodeCursor, encodeCursor, fingerprintOf } from "./browse-cursor.js";
 
 describe("browse cursor", () => {
   it("round-trips a position and fingerprint through an opaque base64url string", () => {
@@ -29,5 +29,14 @@ describe("browse cursor", () => {
   it("fingerprints filters regardless of order, and tells different ones apart", () => {
     expect(fingerprintOf({ a: "1", b: "2" })).toBe(fingerprintOf({ b: "2", a: "1", c: undefined }));
     expect(fingerprintOf({ a: "1" })).not.toBe(fingerprintOf({ a: "2" }));
+  });
+});
+
+describe("an article's place in browse order", () => {
+  it("is its published_at, else when it was collected, else its id's stamp", () => {
+    const id = "20230702153000-42";
+    expect(browseStamp({ id, published_at: "20230701120000", collected_at: "20230702153000" })).toBe("20230701120000");
+    expect(browseStamp({ id, published_at: null, collected_at: "20230702150000" })).toBe("20230702150000");
+    expect(browseStamp({ id, published_at: null, collected_at: null })).toBe("20230702153000");
   });
 });

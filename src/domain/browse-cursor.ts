@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import type { ArticleDetail } from "./article.js";
 
 // Cursor paging of newest-first browses (spec section 4, Pagination rule 3).
 // The cursor is opaque to clients: base64url of a small JSON object holding
@@ -9,6 +10,11 @@ import { createHash } from "node:crypto";
 
 /** A single timestamp yields at most this many articles to cursor paging (spec section 8). */
 export const TIE_GROUP_LIMIT = 5000;
+
+/** An article's place in browse order: its published_at; without one, when it was collected; else its id's stamp. */
+export function browseStamp(article: Pick<ArticleDetail, "id" | "published_at" | "collected_at">): string {
+  return article.published_at ?? article.collected_at ?? article.id.slice(0, 14);
+}
 
 export interface CursorPosition {
   /** The last article served, in browse order (published_at desc, then id desc). */

@@ -54,9 +54,6 @@ export type FilterField = keyof typeof FILTER_FIELDS;
 
 export const FILTER_FIELD_NAMES = Object.keys(FILTER_FIELDS) as FilterField[];
 
-/** Codes fit in 5 bits: the index packs them into term ids. */
-export const MAX_FIELD_CODE = 31;
-
 const BY_CODE = new Map<number, FilterField>(FILTER_FIELD_NAMES.map((name) => [FILTER_FIELDS[name].code, name]));
 
 export function fieldOfCode(code: number): FilterField | undefined {

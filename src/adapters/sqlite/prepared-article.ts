@@ -1,4 +1,5 @@
 import type { ArticleDetail } from "../../domain/article.js";
+import { browseStamp } from "../../domain/browse-cursor.js";
 import { filterValuesOf, foldValue } from "../../domain/filter-fields.js";
 import { headlineKey } from "../../domain/stories/headline-key.js";
 import { signalCode, signalValues } from "../../domain/vocabularies/signals-v1.js";
@@ -38,7 +39,7 @@ export function prepareArticle(a: ArticleDetail): PreparedArticle {
   const values = filterValuesOf(a);
   return {
     id: a.id,
-    published_at: a.published_at ?? a.collected_at ?? a.id.slice(0, 14),
+    published_at: browseStamp(a),
     source: folded(a.source),
     source_type: folded(a.source_type),
     publisher_country: folded(a.publisher_country),

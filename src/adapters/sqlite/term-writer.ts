@@ -1,4 +1,3 @@
-import { MAX_FIELD_CODE } from "../../domain/filter-fields.js";
 import { addEntityKeys } from "./entity-keys.js";
 import type { StatementCache } from "./statement-cache.js";
 
@@ -7,6 +6,9 @@ import type { StatementCache } from "./statement-cache.js";
 // cached in memory so a bulk ingest does not look every value up in SQL; count
 // changes are summed per transaction and written once per term, and a term
 // first seen in the transaction is inserted once, at the end, with its count.
+
+/** Field codes (domain/filter-fields.ts) fit in 5 bits: a term id is seq * 32 + code. */
+export const MAX_FIELD_CODE = 31;
 
 /** Past this many cached terms the cache starts over (it is only a shortcut). */
 const CACHE_LIMIT = 500_000;

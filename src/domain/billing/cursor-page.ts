@@ -15,7 +15,7 @@ export function cursorPageCredits(page: { later: boolean; facets: boolean; resum
 
 /**
  * Whether a page resumed inside the timestamp group the cursor stopped in: its first article shares the cursor's
- * timestamp, or the group went on past the cursor but had served its TIE_GROUP_LIMIT already (the page skipped the
+ * timestamp (browse-cursor.ts browseStamp), or the group went on past the cursor but had served its TIE_GROUP_LIMIT already (the page skipped the
  * rest of it, and says so with `tieGroupCut`).
  */
 export function resumedInTieGroup(

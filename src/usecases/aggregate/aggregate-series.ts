@@ -1,8 +1,7 @@
 import { bucketsOf } from "../../domain/aggregate/buckets.js";
 import { ATTRIBUTION } from "../../domain/attribution.js";
 import type { SignalName } from "../../domain/vocabularies/signals-v1.js";
-import type { AggregateQuery, AggregateRow } from "../../ports/article-search.js";
-import type { ArticleSearch } from "../../ports/article-search.js";
+import type { AggregateQuery, AggregateRow, ArticleSearch } from "../../ports/article-search.js";
 import type { AggregateBucket, AggregateResponse } from "../../schemas/aggregate-responses.js";
 import { assertSomethingRead, completeness } from "../query-kernel/coverage.js";
 import { QUERY_BUDGET_MS } from "../query-kernel/query-budget.js";

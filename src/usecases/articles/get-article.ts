@@ -1,7 +1,7 @@
 import type { ArticleDetail } from "../../domain/article.js";
 import { ATTRIBUTION } from "../../domain/attribution.js";
 import type { Plan } from "../../domain/plans.js";
-import type { IndexBackend } from "../../ports/index-backend.js";
+import type { ArticleStore } from "../../ports/article-store.js";
 import { ApiError } from "../../shared/api-error.js";
 import { beyondPlanReach, isBeyondReach } from "../query-kernel/plan-window.js";
 
@@ -10,7 +10,7 @@ import { beyondPlanReach, isBeyondReach } from "../query-kernel/plan-window.js";
 // published before the plan reaches is not served (ids are guessable).
 
 export async function getArticle(
-  index: IndexBackend,
+  index: ArticleStore,
   id: string,
   plan: Plan,
   nowMs: number,

@@ -2,7 +2,7 @@ import { lookupCredits } from "../../domain/billing/index-usage.js";
 import type { EntityRef } from "../../domain/entities/entity-key.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
-import type { IndexBackend } from "../../ports/index-backend.js";
+import type { EntityLexicon } from "../../ports/entity-lexicon.js";
 import type { PartitionFailure } from "../../ports/index-coverage.js";
 import type { ResolvedEntity } from "../../schemas/responses.js";
 import { completeness, type Completeness } from "../query-kernel/coverage.js";
@@ -14,7 +14,7 @@ import { applyPlanWindow } from "../query-kernel/plan-window.js";
 // the graph starts from it.
 
 /** Spellings read at most: a group is a handful of spellings, never thousands. */
-const SPELLINGS_PER_INDEX = 1000;
+const MAX_SPELLINGS = 1000;
 
 export interface EntityAliases {
   entity: EntityRef;
@@ -28,7 +28,7 @@ export interface EntityAliases {
 
 /** `counts: false` only asks which spellings occur in the window (aliases then carry `articles: 1`). */
 export async function entityAliases(
-  index: IndexBackend,
+  index: EntityLexicon,
   entity: EntityRef,
   window: { from?: string | undefined; to?: string | undefined },
   counts = true,
@@ -40,7 +40,7 @@ export async function entityAliases(
     from: window.from,
     to: window.to,
     counts,
-    limit: SPELLINGS_PER_INDEX,
+    limit: MAX_SPELLINGS,
   });
   return {
     entity,
@@ -61,7 +61,7 @@ export interface EntityResolution {
 
 /** Resolves a request's `entity_id` filters within its window as the plan clamps it; undefined without any. */
 export async function resolveEntityFilters(
-  index: IndexBackend,
+  index: EntityLexicon,
   filters: ArticleFilters,
   plan: Plan,
   nowMs: number,

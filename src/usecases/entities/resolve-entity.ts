@@ -10,8 +10,8 @@ import {
   type EntityType,
 } from "../../domain/entities/entity-key.js";
 import type { Plan } from "../../domain/plans.js";
-import type { EntitySpelling, EntitySpellings } from "../../ports/entity-lexicon.js";
-import type { IndexBackend } from "../../ports/index-backend.js";
+import type { EntityLexicon, EntitySpelling, EntitySpellings } from "../../ports/entity-lexicon.js";
+import type { ArticleSearch } from "../../ports/article-search.js";
 import type { PartitionFailure } from "../../ports/index-coverage.js";
 import type { EntitiesResponse, EntityGroup } from "../../schemas/entity-responses.js";
 import { ApiError } from "../../shared/api-error.js";
@@ -28,8 +28,8 @@ import { QUERY_BUDGET_MS } from "../query-kernel/query-budget.js";
 // treaty organization`, and the other way round). Both are lookups in the
 // er-v1 keys each monthly index keeps; spellings sharing a key form one group.
 
-/** Spellings read per monthly index and pass, the most carried first. */
-const SPELLINGS_PER_INDEX = 500;
+/** Spellings read per pass at most, the most carried first. */
+const MAX_SPELLINGS = 500;
 
 export interface EntitiesRequest {
   q: string;
@@ -61,7 +61,7 @@ export interface EntitiesOutcome {
 }
 
 export async function resolveEntity(
-  index: IndexBackend,
+  index: EntityLexicon & ArticleSearch,
   request: EntitiesRequest,
   plan: Plan,
   nowMs: number,
@@ -76,7 +76,7 @@ export async function resolveEntity(
       from: window.from,
       to: window.to,
       counts: true,
-      limit: SPELLINGS_PER_INDEX,
+      limit: MAX_SPELLINGS,
       budgetMs: QUERY_BUDGET_MS,
     });
 

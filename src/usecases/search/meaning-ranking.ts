@@ -3,7 +3,8 @@ import type { KeywordQuery } from "../../domain/keyword-query.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
 import { semanticText } from "../../domain/semantic-query.js";
 import type { Embedder } from "../../ports/embedder.js";
-import type { IndexBackend } from "../../ports/index-backend.js";
+import type { ArticleSearch } from "../../ports/article-search.js";
+import type { VectorSearch } from "../../ports/vector-search.js";
 import type { PartitionFailure } from "../../ports/index-coverage.js";
 
 // Semantic and hybrid ranking (spec: `mode`, Pagination rule 4). Both rank a
@@ -55,7 +56,11 @@ export interface MeaningQuery {
   budgetMs: number;
 }
 
-export async function rankByMeaning(index: IndexBackend, embedder: Embedder, query: MeaningQuery): Promise<MeaningRanking> {
+export async function rankByMeaning(
+  index: VectorSearch & ArticleSearch,
+  embedder: Embedder,
+  query: MeaningQuery,
+): Promise<MeaningRanking> {
   const [vector] = await embedder.embed([semanticText(query.text) || query.text], "query");
   if (vector === undefined) throw new Error("the embedder returned no vector");
   const nearestCall = index.nearest({

@@ -2,14 +2,13 @@ import { toArticle, toCompactArticle, type Article } from "../../domain/article.
 import { ATTRIBUTION } from "../../domain/attribution.js";
 import { candidateBatches } from "../../domain/billing/index-usage.js";
 import { cursorPageCredits, resumedInTieGroup } from "../../domain/billing/cursor-page.js";
-import { encodeCursor } from "../../domain/browse-cursor.js";
+import { browseStamp, encodeCursor } from "../../domain/browse-cursor.js";
 import type { Facet } from "../../domain/facets.js";
 import { matchedLocations, type GeoArea, type MatchedLocation } from "../../domain/geo-area.js";
 import type { FilterField } from "../../domain/filter-fields.js";
 import type { Plan } from "../../domain/plans.js";
 import type { ArticleQuery } from "../../domain/search-query.js";
-import type { SearchHit } from "../../ports/article-search.js";
-import type { ArticleSearch } from "../../ports/article-search.js";
+import type { ArticleSearch, SearchHit } from "../../ports/article-search.js";
 import type { SearchResponse } from "../../schemas/responses.js";
 import { assertSomethingRead, completeness, mergeFailures } from "../query-kernel/coverage.js";
 import { applyPlanWindow } from "../query-kernel/plan-window.js";
@@ -88,7 +87,7 @@ export async function searchArticles(
       later: after !== null,
       facets: request.facets !== undefined,
       resumedInTieGroup: resumedInTieGroup(after, {
-        firstPublishedAt: result.hits[0]?.article.published_at ?? undefined,
+        firstPublishedAt: result.hits[0] && browseStamp(result.hits[0].article),
         tieGroupCut: result.cursor.tieGroupCut,
       }),
     });

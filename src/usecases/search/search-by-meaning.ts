@@ -1,11 +1,14 @@
 import { toArticle, toCompactArticle, type ArticleDetail } from "../../domain/article.js";
 import { ATTRIBUTION } from "../../domain/attribution.js";
+import { candidateBatches } from "../../domain/billing/index-usage.js";
 import { passesCandidateCheck } from "../../domain/candidate-check.js";
 import { matchedLocations } from "../../domain/geo-area.js";
 import type { Plan } from "../../domain/plans.js";
-import { CANDIDATE_BATCH, type CandidateCheck } from "../../domain/search-query.js";
+import type { CandidateCheck } from "../../domain/search-query.js";
 import type { Embedder } from "../../ports/embedder.js";
-import type { IndexBackend } from "../../ports/index-backend.js";
+import type { ArticleSearch } from "../../ports/article-search.js";
+import type { ArticleStore } from "../../ports/article-store.js";
+import type { VectorSearch } from "../../ports/vector-search.js";
 import type { PartitionFailure } from "../../ports/index-coverage.js";
 import type { SearchResponse } from "../../schemas/responses.js";
 import { candidateFacets } from "./candidate-facets.js";
@@ -26,7 +29,7 @@ import { withSignalThreshold } from "./signal-percentile.js";
 // filters check the ranked set.
 
 export async function searchByMeaning(
-  index: IndexBackend,
+  index: VectorSearch & ArticleSearch & ArticleStore,
   embedder: Embedder,
   request: ArticleSearchRequest & { mode: "semantic" | "hybrid"; text: string },
   plan: Plan,
@@ -103,7 +106,7 @@ export async function searchByMeaning(
  * SEMANTIC_DEPTH + KEYWORD_DEPTH, within the spec's 2,000.
  */
 export async function checkRanking(
-  index: IndexBackend,
+  index: Pick<ArticleStore, "getArticles">,
   ranking: MeaningRanking,
   check: CandidateCheck,
 ): Promise<{ ranking: MeaningRanking; batches: number }> {
@@ -116,7 +119,11 @@ export async function checkRanking(
     const doc = docs.get(r.id);
     return doc !== undefined && passesCandidateCheck(doc, check);
   });
-  return { ranking: { ...ranking, ranked, docs }, batches: Math.max(1, Math.ceil(ranking.ranked.length / CANDIDATE_BATCH)) };
+  return {
+    ranking: { ...ranking, ranked, docs },
+    // Checked here, from the candidates' records: every one ranked, in at least one batch.
+    batches: Math.max(1, candidateBatches({ indexQueries: 0, candidatesExamined: ranking.ranked.length })),
+  };
 }
 
 /**
@@ -131,7 +138,11 @@ export function meaningCompleteness(
   return { partial: true, coverage: "field_unavailable" };
 }
 
-async function documents(index: IndexBackend, ranking: MeaningRanking, ids: string[]): Promise<Map<string, ArticleDetail>> {
+async function documents(
+  index: Pick<ArticleStore, "getArticles">,
+  ranking: MeaningRanking,
+  ids: string[],
+): Promise<Map<string, ArticleDetail>> {
   const missing = ids.filter((id) => !ranking.docs.has(id));
   const docs = new Map(ranking.docs);
   if (missing.length === 0) return docs;

@@ -1,5 +1,5 @@
 import type { ArticleQuery } from "../../domain/search-query.js";
-import type { IndexBackend } from "../../ports/index-backend.js";
+import type { ArticleSearch } from "../../ports/article-search.js";
 import type { PartitionFailure } from "../../ports/index-coverage.js";
 import type { SignalThreshold } from "../../schemas/responses.js";
 import type { PercentileRequest } from "./signal-filters.js";
@@ -10,7 +10,7 @@ import type { PercentileRequest } from "./signal-filters.js";
 // runs with that intensity as the signal's lower bound.
 
 export async function withSignalThreshold<Q extends Pick<ArticleQuery, "keywords" | "filters" | "budgetMs">>(
-  index: Pick<IndexBackend, "signalPercentile">,
+  index: Pick<ArticleSearch, "signalPercentile">,
   query: Q,
   request: PercentileRequest,
 ): Promise<{ query: Q; threshold: SignalThreshold; failed: PartitionFailure[] }> {
