@@ -1,4 +1,5 @@
 import type { ArticleDetail } from "../../domain/article.js";
+import { browseStamp } from "../../domain/browse-cursor.js";
 import { ENTITY_TYPES, ENTITY_TYPE_FIELDS, entityKey } from "../../domain/entities/entity-key.js";
 import { FILTER_FIELDS, foldValue, type FilterFieldSpec } from "../../domain/filter-fields.js";
 import { headlineKey } from "../../domain/stories/headline-key.js";
@@ -32,16 +33,11 @@ export interface IndexedFields {
 
 export type ArticleDocument = ArticleDetail & { indexed: IndexedFields };
 
-/** The time an article is browsed and windowed by. */
-export function stampOf(article: ArticleDetail): string {
-  return article.published_at ?? article.collected_at ?? article.id.slice(0, 14);
-}
-
 export function toDocument(article: ArticleDetail): ArticleDocument {
   return {
     ...article,
     indexed: {
-      stamp: stampOf(article),
+      stamp: browseStamp(article),
       entities: entityText(article),
       spellings: spellingsOf(article),
       story: article.story_id,
