@@ -73,6 +73,8 @@ export function isUnavailable(error: unknown): boolean {
       error.statusCode === 429 ||
       type === "search_phase_execution_exception" ||
       type === "index_closed_exception" ||
+      // An index removed since the month catalog was read: read again, afresh (month-reader.ts).
+      type === "index_not_found_exception" ||
       type === "no_shard_available_action_exception" ||
       type === "cluster_block_exception"
     );
