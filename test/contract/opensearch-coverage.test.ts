@@ -4,7 +4,7 @@ import type { ArticleDetail } from "../../src/domain/article.js";
 import { ApiError } from "../../src/shared/api-error.js";
 import { assertSomethingRead, completeness } from "../../src/usecases/query-kernel/coverage.js";
 import { words } from "../support/gkg-fixtures.js";
-import { sampleOpenSearchIndex, type TestOpenSearch } from "../support/opensearch.js";
+import { reopen, sampleOpenSearchIndex, type TestOpenSearch } from "../support/opensearch.js";
 
 // What a search over OpenSearch says when part of the index, or all of it,
 // cannot be read: a failed shard makes the answer partial with the coverage
@@ -61,7 +61,7 @@ describe("OpenSearch index: partial answers and unavailability", () => {
       expect(result.partitionsFailed.map((f) => f.partition)).toEqual([month]);
       expect(completeness(all.partitionsFailed, all.partitionsRead)).toEqual({ partial: true, coverage: "range_too_wide" });
     } finally {
-      await node.client.indices.open({ index: index.names.articleIndex(month), wait_for_active_shards: "1" });
+      await reopen(node.client, index.names.articleIndex(month));
     }
   });
 
@@ -83,7 +83,7 @@ describe("OpenSearch index: partial answers and unavailability", () => {
       expect((refusal as ApiError).code).toBe("upstream_unavailable");
       expect(await index.getArticle((articles[0] as ArticleDetail).id)).toMatchObject({ status: "unavailable" });
     } finally {
-      await node.client.indices.open({ index: all, wait_for_active_shards: "1" });
+      await reopen(node.client, all);
     }
     expect((await index.search({ filters: {}, offset: 0, limit: 1 })).total).toBe(articles.length);
   });

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectError } from "../support/expect-error.js";
-import { testOpenSearch, type TestOpenSearch } from "../support/opensearch.js";
+import { reopen, testOpenSearch, type TestOpenSearch } from "../support/opensearch.js";
 import { json, startTestServer, type TestServer } from "../support/test-server.js";
 
 // The scaled shape's index over HTTP: a server with NEWSINDEX_INDEX=opensearch
@@ -59,7 +59,7 @@ describe("NEWSINDEX_INDEX=opensearch over HTTP", () => {
       const refused = await expectError(await server.get("/search?from=2016-01-01&to=2016-01-31"), 503, "upstream_unavailable");
       expect(refused.detail).toMatch(/not evidence/);
     } finally {
-      await node.client.indices.open({ index: month, wait_for_active_shards: "1" });
+      await reopen(node.client, month);
     }
     const whole = await json<{ partial: boolean; total: number }>(await server.get("/search?limit=1"));
     expect(whole).toMatchObject({ partial: false, total: 1360 });

@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Client } from "@opensearch-project/opensearch";
+import { CATALOG_TTL_MS } from "../../src/adapters/opensearch/article-indices.js";
 import { openSearchClient } from "../../src/adapters/opensearch/client.js";
 import { OpenSearchIndex } from "../../src/adapters/opensearch/opensearch-index.js";
 import type { ArticleDetail } from "../../src/domain/article.js";
@@ -47,6 +48,12 @@ export async function testOpenSearch(): Promise<TestOpenSearch> {
       }
     },
   };
+}
+
+/** Reopens a closed index and waits until a server's month catalog has seen it (article-indices.ts CATALOG_TTL_MS). */
+export async function reopen(client: Client, index: string): Promise<void> {
+  await client.indices.open({ index, wait_for_active_shards: "1" });
+  await new Promise((resolve) => setTimeout(resolve, CATALOG_TTL_MS + 100));
 }
 
 /** Deletes the indices and index templates named `<prefix>-*`, by name (a node may refuse wildcard deletes). */
