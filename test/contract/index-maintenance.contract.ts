@@ -1,9 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { ArticleDetail } from "../../src/domain/article.js";
 import type { IndexMaintenance, RebuildProgress } from "../../src/ports/index-maintenance.js";
-import { readArticles } from "../support/gkg-fixtures.js";
 import { SAMPLE_FILES } from "../support/test-server.js";
-import type { IndexFactory, IndexFixture } from "./index-fixture.js";
+import { filledIndex, type IndexFactory } from "./index-fixture.js";
 
 // What every IndexMaintenance adapter must do (ports/index-maintenance.ts) on
 // indexes written by this version: nothing to rebuild, and reads unchanged.
@@ -12,27 +11,16 @@ import type { IndexFactory, IndexFixture } from "./index-fixture.js";
 
 export function describeIndexMaintenanceContract(name: string, create: IndexFactory<IndexMaintenance>): void {
   describe(`IndexMaintenance contract: ${name}`, () => {
-    let fixture: IndexFixture<IndexMaintenance>;
-    let articles: ArticleDetail[];
-
-    beforeAll(async () => {
-      fixture = await create();
-      articles = await readArticles([SAMPLE_FILES.batch2023, SAMPLE_FILES.batch2016]);
-      await fixture.index.write(articles);
-    });
-
-    afterAll(async () => {
-      await fixture.dispose();
-    });
+    const given = filledIndex(create, [SAMPLE_FILES.batch2023, SAMPLE_FILES.batch2016]);
 
     it("finds nothing to rebuild in indexes written with every derived vocabulary, and leaves them as they were", async () => {
       const progress: RebuildProgress[] = [];
-      const summary = await fixture.index.rebuildDerived({ onProgress: (p) => progress.push(p) });
+      const summary = await given.index.rebuildDerived({ onProgress: (p) => progress.push(p) });
       expect(summary).toEqual({ months: [], articles: 0, skipped: [] });
       expect(progress).toEqual([]);
-      expect(await fixture.index.count()).toBe(articles.length);
-      const sample = articles[7] as ArticleDetail;
-      expect(await fixture.index.getArticle(sample.id)).toEqual({ status: "found", article: sample });
+      expect(await given.index.count()).toBe(given.articles.length);
+      const sample = given.articles[7] as ArticleDetail;
+      expect(await given.index.getArticle(sample.id)).toEqual({ status: "found", article: sample });
     });
   });
 }

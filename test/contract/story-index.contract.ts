@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ArticleDetail } from "../../src/domain/article.js";
+import { candidateBatches } from "../../src/domain/billing/index-usage.js";
+import { passesCandidateCheck } from "../../src/domain/candidate-check.js";
 import { foldValue } from "../../src/domain/filter-fields.js";
+import type { CandidateCheck } from "../../src/domain/search-query.js";
 import { headlineKey } from "../../src/domain/stories/headline-key.js";
 import { bySize, type SizedStory, type SizeOrder } from "../../src/domain/stories/story-order.js";
 import type { ArticleSearch } from "../../src/ports/article-search.js";
@@ -96,6 +99,25 @@ export function describeStoryIndexContract(name: string, create: IndexFactory<Ar
       expect(new Set(bySource.stories.map((s) => s.story_id))).toEqual(
         new Set(articles.filter((a) => a.source === source).map(storyOf)),
       );
+    });
+
+    it("matches the stories of the articles passing a geographic check, and says what checking them took", async () => {
+      const located = articles.flatMap((a) =>
+        a.location_details.filter((l) => l.kind === "city" && l.latitude !== null && l.longitude !== null),
+      );
+      const city = located[Math.floor(located.length / 3)];
+      const check: CandidateCheck = {
+        area: { kind: "near", latitude: city?.latitude as number, longitude: city?.longitude as number, radius_km: 50 },
+      };
+      const expected = new Set(articles.filter((a) => passesCandidateCheck(a, check)).map(storyOf));
+      expect(expected.size).toBeGreaterThan(0);
+      const found = await fixture.index.matchStories({ filters: {}, check });
+      expect(found.candidates?.approximate).toBe(false);
+      expect(new Set(found.stories.map((s) => s.story_id))).toEqual(expected);
+      expect(found.total).toBe(expected.size);
+      // Spec section 4, rule 6: batches of 500, up to 2,000 candidates.
+      expect(candidateBatches(found.usage)).toBeGreaterThanOrEqual(1);
+      expect(candidateBatches(found.usage)).toBeLessThanOrEqual(4);
     });
 
     it("keeps only stories with a member inside the window", async () => {

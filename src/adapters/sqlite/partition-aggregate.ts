@@ -1,6 +1,7 @@
 import type Database from "better-sqlite3";
 import type { Interval } from "../../domain/aggregate/buckets.js";
 import { FILTER_FIELDS } from "../../domain/filter-fields.js";
+import type { AggregateRow } from "../../ports/article-search.js";
 import type { ArticlePartition } from "./article-partition.js";
 import { matchSet, type Params, type PartitionSearch } from "./match-conditions.js";
 import { decodeTerms, fieldOf } from "./term-blob.js";
@@ -9,15 +10,8 @@ import { decodeTerms, fieldOf } from "./term-blob.js";
 // matches, and on request their distinct stories and distinct publishers, in
 // one grouped pass over the match set.
 
-export interface AggregatePartRow {
-  /** The bucket's start, 14-digit; "" for `all`. */
-  bucket: string;
-  articles: number;
-  stories?: number;
-  outlets?: number;
-  /** Earliest and latest published_at among the bucket's matches (null when none carries one). */
-  first: string | null;
-  last: string | null;
+/** A bucket as the port's row (ports/article-search.ts), counted in this index alone. */
+export interface AggregatePartRow extends Omit<AggregateRow, "signals" | "approximate"> {
   /** With signal metrics: per signal code, the intensities of the matches carrying it. */
   signals?: Record<number, number[]>;
 }

@@ -4,7 +4,7 @@ import type { ScanBudget } from "./scan-budget.js";
 import { signalOfCode } from "../../domain/vocabularies/signals-v1.js";
 
 // Signal intensities over a match set in one monthly index, for the threshold
-// pass of `signal_percentile_min` (sqlite-index-backend.ts signalPercentile).
+// pass of `signal_percentile_min` (federation/federated-tallies.ts signalPercentile).
 
 /**
  * One index's intensities of a signal: `count` matches carry it, and `values`

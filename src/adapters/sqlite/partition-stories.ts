@@ -192,7 +192,7 @@ export function storyOf(partition: ArticlePartition, articleId: string): string 
     .get(articleId) as string | undefined;
 }
 
-/** This index's part of a listing of the largest stories (sqlite-index-backend.ts largestStories). */
+/** This index's part of a listing of the largest stories (federation/story-listing.ts largestStories). */
 export interface LargestStoriesPart {
   /** Stories with a member here. */
   stories: number;

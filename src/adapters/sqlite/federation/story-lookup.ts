@@ -1,9 +1,9 @@
+import { existsSync } from "node:fs";
 import type { ArticleDetail } from "../../../domain/article.js";
 import { mostSharedHeadlines, RepresentativeChoice } from "../../../domain/stories/representative.js";
 import type { StoryLookup, StoryMember, StoryOverview } from "../../../ports/story-index.js";
 import { warnRecovered } from "../../../shared/caught.js";
 import { monthOf } from "../../../shared/timestamps.js";
-import { existsSync } from "node:fs";
 import { monthEndPlusSkew, type MonthlyIndexes } from "../catalog/monthly-indexes.js";
 import { walkPartitions, type Walk } from "../partition-walker.js";
 import { NOT_STARTED, type ReadPool } from "../read-pool.js";

@@ -1,5 +1,4 @@
-import type { IndexUsage } from "../../../domain/billing/index-usage.js";
-import { mostExpensive, NO_USAGE } from "../../../domain/billing/index-usage.js";
+import { mostExpensive, NO_USAGE, type IndexUsage } from "../../../domain/billing/index-usage.js";
 import type { ArticleQuery } from "../../../domain/search-query.js";
 import type { CandidatesChecked } from "../../../ports/article-search.js";
 import type { RankFeatures } from "../bm25.js";
