@@ -12,7 +12,7 @@ import { loadAverage, machine } from "../scale/measure.js";
 // ingest batch), then the index size per article after a merge to one segment.
 //
 //   flock /tmp/newsindex-bench.lock nice -n 5 node --import tsx bench/opensearch/bulk-ingest.ts \
-//     --url http://127.0.0.1:19200 --articles 50000 --months 3 --batch 2000
+//     --url http://127.0.0.1:19200 --articles 50000 --months 3 --batch 2000 [--refresh off]
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
@@ -23,6 +23,7 @@ const url = option("url", "http://127.0.0.1:19200");
 const total = Number(option("articles", "50000"));
 const months = Number(option("months", "3"));
 const batch = Number(option("batch", "2000"));
+const refresh = option("refresh", "on") !== "off";
 const prefix = `bench-bulk-${Date.now()}`;
 
 const sample = await readArticles([SAMPLE_FILES.batch2023, SAMPLE_FILES.batch2016, SAMPLE_FILES.bigquery]);
@@ -36,7 +37,7 @@ function copy(n: number): ArticleDetail {
 }
 
 const client = openSearchClient({ urls: [url], requestTimeoutMs: 120_000 });
-const index = new OpenSearchIndex(client, { prefix });
+const index = new OpenSearchIndex(client, { prefix, refreshOnWrite: refresh });
 const loadBefore = loadAverage();
 try {
   // Create the monthly indices first: index creation is not ingest.
@@ -49,20 +50,23 @@ try {
     if (result.inserted !== articles.length) throw new Error(`expected ${articles.length} inserted, got ${result.inserted}`);
     written += articles.length;
   }
-  const seconds = (performance.now() - started) / 1000;
   const pattern = index.names.articlePattern;
+  if (!refresh) await client.indices.refresh({ index: pattern });
+  const seconds = (performance.now() - started) / 1000;
   await client.indices.forcemerge({ index: pattern, max_num_segments: 1 });
   await client.indices.refresh({ index: pattern });
-  const { body: stats } = await client.indices.stats({ index: pattern, metric: ["store", "docs"] });
-  const primaries = (stats._all as { primaries: { store: { size_in_bytes: number }; docs: { count: number } } }).primaries;
-  const docs = primaries.docs.count;
-  const bytes = primaries.store.size_in_bytes;
+  const { body: stats } = await client.indices.stats({ index: pattern, metric: ["store"] });
+  const bytes = (stats._all as { primaries: { store: { size_in_bytes: number } } }).primaries.store.size_in_bytes;
+  // Articles, not Lucene documents (each amount is a nested document of its own).
+  const docs = await index.count();
   console.log(`Machine: ${machine()}. Load average before / after: ${loadBefore} -> ${loadAverage()}.`);
   console.log(
     `bulk ingest: ${total - months} articles in ${seconds.toFixed(1)} s = ${Math.round((total - months) / seconds)} records/s ` +
-      `(batches of ${batch}, ${months} monthly indices, refresh per request)`,
+      `(batches of ${batch}, ${months} monthly indices, ${refresh ? "refresh per request" : "one refresh at the end"})`,
   );
-  console.log(`index size: ${docs} articles, ${(bytes / 2 ** 20).toFixed(1)} MiB, ${Math.round(bytes / docs)} bytes per article (one segment, no vectors)`);
+  console.log(
+    `index size: ${docs} articles, ${(bytes / 2 ** 20).toFixed(1)} MiB, ${Math.round(bytes / docs)} bytes per article (one segment, no vectors)`,
+  );
 } finally {
   const { body } = await client.indices.get({ index: `${prefix}-*` });
   const names = Object.keys(body);

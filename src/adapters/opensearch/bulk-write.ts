@@ -23,7 +23,12 @@ interface BulkItem {
 
 export class BulkWriteError extends Error {}
 
-export async function bulkCreate(client: Client, names: IndexNames, articles: readonly ArticleDetail[]): Promise<BulkOutcome> {
+export async function bulkCreate(
+  client: Client,
+  names: IndexNames,
+  articles: readonly ArticleDetail[],
+  refresh = true,
+): Promise<BulkOutcome> {
   const outcome: BulkOutcome = { inserted: 0, unchanged: 0 };
   let lines: string[] = [];
   let bytes = 0;
@@ -32,9 +37,9 @@ export async function bulkCreate(client: Client, names: IndexNames, articles: re
     const body = `${lines.join("\n")}\n`;
     lines = [];
     bytes = 0;
-    // Visible to searches when the write returns, as the port promises (an index refresh per request).
-    // The body goes as the NDJSON text already made (the client passes a string through unserialised).
-    const { body: result } = await client.bulk({ body: body as unknown as Bulk_RequestBody, refresh: true });
+    // With `refresh`, visible to searches when the write returns, as the port promises (an index refresh per
+    // request). The body goes as the NDJSON text already made (the client passes a string through unserialised).
+    const { body: result } = await client.bulk({ body: body as unknown as Bulk_RequestBody, refresh });
     const items = result.items as unknown as BulkItem[];
     for (const item of items) {
       const status = item.create?.status ?? 0;

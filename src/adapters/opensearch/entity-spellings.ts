@@ -3,7 +3,7 @@ import { foldValue } from "../../domain/filter-fields.js";
 import type { EntitySpelling, EntitySpellings, EntitySpellingsQuery } from "../../ports/entity-lexicon.js";
 import { SPELLING_SEPARATOR } from "./article-document.js";
 import type { MonthReader } from "./month-reader.js";
-import type { Query } from "./query-dsl.js";
+import { windowClauses, type Query } from "./query-dsl.js";
 
 // The entity lexicon over OpenSearch: each article keeps its spellings as
 // `<type>|<er-v1 key>|<spelling>` (article-document.ts), so a lookup is one
@@ -47,17 +47,7 @@ export async function entitySpellings(reader: MonthReader, query: EntitySpelling
   const pattern = spellingPattern(query);
   // Spellings folding alike merge after counting: ask for more than the limit so the merged list still fills it.
   const size = query.limit * 2 + 10;
-  const filter: Query[] = [{ regexp: { "indexed.spellings": { value: pattern } } }];
-  if (query.from !== undefined || query.to !== undefined) {
-    filter.push({
-      range: {
-        "indexed.stamp": {
-          ...(query.from !== undefined ? { gte: query.from } : {}),
-          ...(query.to !== undefined ? { lte: query.to } : {}),
-        },
-      },
-    });
-  }
+  const filter: Query[] = [{ regexp: { "indexed.spellings": { value: pattern } } }, ...windowClauses(query)];
   const read = await reader.read(
     { from: query.from, to: query.to },
     {

@@ -50,6 +50,15 @@ export function keywordQuery(keywords: KeywordQuery): Query {
   };
 }
 
+/** The window on the browse time, 14-digit inclusive bounds: a clause, or none without bounds. */
+export function windowClauses(window: { from?: string | undefined; to?: string | undefined }): Query[] {
+  if (window.from === undefined && window.to === undefined) return [];
+  const bounds: Types.Common_QueryDsl.DateRangeQuery = {};
+  if (window.from !== undefined) bounds.gte = window.from;
+  if (window.to !== undefined) bounds.lte = window.to;
+  return [{ range: { "indexed.stamp": bounds } }];
+}
+
 /** The start of every spelling of `type` keyed `key` in `indexed.spellings`. */
 export function spellingPrefix(type: EntityType, key: string): string {
   return `${type}${SPELLING_SEPARATOR}${key}${SPELLING_SEPARATOR}`;
@@ -80,16 +89,7 @@ export function filterClauses(filters: ArticleFilters): Query[] {
     // Any spelling of the type keyed `key` (article-document.ts `spellings`).
     clauses.push({ prefix: { "indexed.spellings": spellingPrefix(entity.type, entity.key) } });
   }
-  if (filters.from !== undefined || filters.to !== undefined) {
-    clauses.push({
-      range: {
-        "indexed.stamp": {
-          ...(filters.from !== undefined ? { gte: filters.from } : {}),
-          ...(filters.to !== undefined ? { lte: filters.to } : {}),
-        },
-      },
-    });
-  }
+  clauses.push(...windowClauses(filters));
   for (const range of filters.signal_ranges ?? []) clauses.push(signalRange(range));
   return clauses;
 }

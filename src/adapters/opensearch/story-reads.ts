@@ -18,7 +18,7 @@ import type {
 import type { ArticleDocument } from "./article-document.js";
 import type { IndexNames } from "./index-names.js";
 import type { MonthReader } from "./month-reader.js";
-import { articleQuery, type Query } from "./query-dsl.js";
+import { articleQuery, windowClauses, type Query } from "./query-dsl.js";
 import type { Aggregations, SearchBody } from "./search-request.js";
 import { getArticle } from "./stored-articles.js";
 
@@ -100,8 +100,7 @@ export async function storySizes(reader: MonthReader, ids: readonly string[], fr
   const sizes = new Map<string, { count: number; outlets: number }>();
   const asked = [...new Set(ids)];
   if (asked.length === 0) return { sizes, partitionsRead: [], partitionsFailed: [] };
-  const filter: Query[] = [{ terms: { "indexed.story": asked } }];
-  if (from !== undefined) filter.push({ range: { "indexed.stamp": { gte: from } } });
+  const filter: Query[] = [{ terms: { "indexed.story": asked } }, ...windowClauses({ from })];
   const read = await reader.read(
     { from },
     {
@@ -173,17 +172,7 @@ export async function storyOverview(
   options: { limit: number; sources: number },
   resolved = false,
 ): Promise<StoryLookup> {
-  const filter: Query[] = [{ term: { "indexed.story": id } }];
-  if (window.from !== undefined || window.to !== undefined) {
-    filter.push({
-      range: {
-        "indexed.stamp": {
-          ...(window.from !== undefined ? { gte: window.from } : {}),
-          ...(window.to !== undefined ? { lte: window.to } : {}),
-        },
-      },
-    });
-  }
+  const filter: Query[] = [{ term: { "indexed.story": id } }, ...windowClauses(window)];
   const aggs: Aggregations = {
     outlets: { cardinality: { field: "source", precision_threshold: COUNT_PRECISION } },
     sources: { terms: { field: "source", size: Math.max(1, options.sources) } },
