@@ -2,7 +2,7 @@
 // fail on a bad import by test/architecture/dependency-rule.test.ts.
 //
 //   shared <- domain <- {ports, schemas} <- usecases <- app <- http/reply <- {http (REST), http/mcp}
-//                                                       app <- workers
+//                                                       app <- {workers, http/console}
 //
 // Each layer may import only itself and the layers listed for it in LAYERS;
 // type-only imports count like any other. What each holds:
@@ -26,6 +26,10 @@
 //   presented key, the JSON error reply and the one error plugin). The doors
 //   never import each other, except the server root, src/http/app.ts, which
 //   mounts the MCP door through its single entry, src/http/mcp/register-mcp.ts.
+// - http/console/: the console, a second Fastify server of the same process on
+//   a port of its own (server-rendered pages for operators and tenant users).
+//   It calls use cases and the metered call (app/) in-process, like a door, and
+//   imports neither door nor http/reply/ (its answers are pages, not JSON).
 // - adapters/ implement ports: they import shared, domain and ports, and are
 //   imported only by the composition root, src/container.ts. Unit tests
 //   (*.test.ts) are their own composition roots and may import adapters too:
@@ -54,6 +58,7 @@ const PATHS = {
   "http/reply": "^src/http/reply/",
   http: "^src/http/[^/]+$",
   "http/mcp": "^src/http/mcp/",
+  "http/console": "^src/http/console/",
   adapters: "^src/adapters/",
   config: "^src/config/",
 };
@@ -69,6 +74,7 @@ const LAYERS = {
   "http/reply": ["shared", "domain", "ports", "schemas", "usecases", "app"],
   http: ["shared", "domain", "ports", "schemas", "usecases", "app", "http/reply"],
   "http/mcp": ["shared", "domain", "ports", "schemas", "usecases", "app", "http/reply"],
+  "http/console": ["shared", "domain", "ports", "schemas", "usecases", "app"],
   adapters: ["shared", "domain", "ports"],
   config: ["shared", "domain"],
 };

@@ -10,6 +10,9 @@ export default defineConfig({
     // Two test files at once on two cores (Vitest's default leaves one core idle): integration files spend
     // most of their time waiting on servers and child processes, not computing.
     maxWorkers: 2,
+    // A worker process runs file after file with its modules loaded once (no test changes module state or the
+    // environment): importing the server's module graph anew for each of ~120 files was a quarter of the suite's CPU.
+    isolate: false,
     // Timeouts catch a hang, not slowness: on two busy cores a correct test must not fail (speed is measured in bench/).
     testTimeout: 120_000,
     hookTimeout: 300_000,

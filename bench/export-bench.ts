@@ -1,8 +1,8 @@
-// The export benchmark (issue 29): GET /export of every article of an
+// The export benchmark: GET /export of every article of an
 // ingested index over HTTP on loopback, timed from the request to the
-// manifest, with the process's RSS sampled every 250 ms from start to end.
-// The server and the client (which counts lines and discards them) share one
-// process, so the RSS is the server's plus a small, constant client.
+// manifest, with the server process's RSS sampled every 250 ms from start to
+// end. The client (export-client.ts: counts lines and discards them) runs in a
+// process of its own, as a real one does.
 //
 //   npm run bench:export -- --data-dir DIR            an index already ingested (DIR/index)
 //   npm run bench:export -- --articles 1000000        generate and ingest a corpus (bench/.data/, reused)
@@ -12,7 +12,7 @@
 
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
-import { request } from "node:http";
+import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config/config.js";
@@ -65,7 +65,7 @@ const report = [
   `## Export (GET /export over HTTP)`,
   "",
   `Measured ${new Date().toISOString().slice(0, 16)}Z on ${machine()}; load average before the run ${run.loadBefore}, after ${loadAverage()} (the machine is shared).`,
-  `Index: ${dataDir.replace(/.*\/bench\//, "bench/")}; query: \`/export?${args.query}\`. Command: \`flock /tmp/newsindex-bench.lock npm run bench:export -- ${process.argv.slice(2).join(" ")}\`.`,
+  `Index: ${dataDir.replace(/.*\/bench\//, "bench/")}; query: \`/export?${args.query}\`. Command: \`npm run bench:export -- ${process.argv.slice(2).join(" ")}\`.`,
   "",
   "| articles sent | /search total | seconds | articles/s | MB sent | time to first line | RSS min / max (spread) | private (RssAnon) min / max (spread) | index pages mapped (RssFile) min / max |",
   "|---|---|---|---|---|---|---|---|---|",
@@ -75,6 +75,7 @@ const report = [
     .filter((_, i) => i % 8 === 0)
     .map(mb)
     .join(", ")}.`,
+  `CPU: ${Math.round(run.cpuMicros / run.count)} µs per article over the server's threads (${(run.cpuMicros / 1000 / run.ms).toFixed(2)} cores on average); the server's main thread (stream, HTTP) busy ${Math.round(run.mainBusy * 100)}% of the time.`,
   `Manifest: count ${run.manifest.count}, total ${run.manifest.total}, credits_charged ${run.manifest.credits_charged}, coverage ${run.manifest.coverage}.`,
 ].join("\n");
 console.log(report);
@@ -93,42 +94,48 @@ interface Run {
   firstLineMs: number;
   rss: Memory[];
   loadBefore: string;
+  /** CPU of the whole process (every thread), µs. */
+  cpuMicros: number;
+  /** Share of the time the server's main thread was busy (the stream and HTTP). */
+  mainBusy: number;
   manifest: { count: number; total: number; credits_charged: number; coverage: string };
 }
 
-/** Streams the export, counting lines and discarding them; RSS sampled from the first byte to the manifest. */
+/**
+ * Streams the export to a client in a process of its own (export-client.ts), which counts the lines and discards
+ * them; this process's RSS sampled from the first byte to the manifest, and its CPU (the server's, every thread).
+ */
 function exportAll(query: string): Promise<Run> {
   const loadBefore = loadAverage();
-  const started = performance.now();
+  const cpuBefore = process.cpuUsage();
+  const loopBefore = performance.eventLoopUtilization();
   return new Promise((resolve, reject) => {
     const rss: Memory[] = [];
     let sampler: NodeJS.Timeout | undefined;
-    const req = request(`${base}/export?${query}`, { headers: { "x-api-key": key } }, (res) => {
-      let lines = 0;
-      let bytes = 0;
-      let firstLineMs = 0;
-      let tail = "";
-      res.on("data", (chunk: Buffer) => {
-        if (bytes === 0) {
-          firstLineMs = Math.round(performance.now() - started);
-          rss.push(memory());
-          sampler = setInterval(() => rss.push(memory()), 250);
-        }
-        bytes += chunk.length;
-        for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
-        tail = (tail + chunk.toString("utf8")).slice(-4000);
-      });
-      res.on("end", () => {
-        clearInterval(sampler);
-        rss.push(memory());
-        const last = tail.trimEnd().split("\n").at(-1) ?? "{}";
-        const manifest = (JSON.parse(last) as { manifest: Run["manifest"] }).manifest;
-        resolve({ count: lines - 1, bytes, ms: performance.now() - started, firstLineMs, rss, loadBefore, manifest });
-      });
-      res.on("error", reject);
+    const script = new URL("./export-client.ts", import.meta.url).pathname;
+    const client = spawn(process.execPath, ["--import", "tsx", script, `${base}/export?${query}`, key], {
+      stdio: ["ignore", "pipe", "inherit"],
     });
-    req.on("error", reject);
-    req.end();
+    let output = "";
+    client.stdout.setEncoding("utf8");
+    client.stdout.on("data", (text: string) => {
+      output += text;
+      if (sampler === undefined && output.startsWith("first\n")) {
+        rss.push(memory());
+        sampler = setInterval(() => rss.push(memory()), 250);
+      }
+    });
+    client.on("error", reject);
+    client.on("exit", (code) => {
+      clearInterval(sampler);
+      rss.push(memory());
+      const cpu = process.cpuUsage(cpuBefore);
+      const mainBusy = performance.eventLoopUtilization(loopBefore).utilization;
+      const last = output.trimEnd().split("\n").at(-1) ?? "";
+      if (code !== 0 || !last.startsWith("{")) return reject(new Error(`the client exited with ${code}: ${output.slice(-300)}`));
+      const figures = JSON.parse(last) as Pick<Run, "count" | "bytes" | "ms" | "firstLineMs" | "manifest">;
+      resolve({ ...figures, rss, loadBefore, cpuMicros: cpu.user + cpu.system, mainBusy });
+    });
   });
 }
 
@@ -151,8 +158,9 @@ function memory(): Memory {
 async function ingested(articles: number, months: number): Promise<string> {
   const dir = join(DATA, `export-${articles}`);
   if (existsSync(join(dir, "index"))) return dir;
-  const corpusDir = join(DATA, `corpus-export-${articles}`);
-  await generateCorpus({ articles, firstMonth: "2024-01", months, outDir: corpusDir, seed: 29 });
+  // The scale benchmarks' shared corpus (same generator, options and seed), generated once for all of them.
+  const corpusDir = join(DATA, `corpus-${articles}`);
+  await generateCorpus({ articles, firstMonth: "2024-01", months, outDir: corpusDir, seed: 1 });
   await ingestPass("clustered", corpusDir, dir);
   return dir;
 }

@@ -35,6 +35,10 @@ import { WatchRunner } from "./app/watch-runs/watch-runner.js";
 import { WebhookDeliverer } from "./app/watch-runs/webhook-deliverer.js";
 import type { WatchJobs } from "./workers/watch-scheduler.js";
 import { WatchService } from "./usecases/watches/watch-service.js";
+import { ConsoleSessions } from "./usecases/console/console-sessions.js";
+import { ConsoleUsers } from "./usecases/console/console-users.js";
+import { UsageReport } from "./usecases/console/usage-report.js";
+import type { ConsoleServices } from "./usecases/console/console-services.js";
 import type { WebhookSender } from "./ports/webhook-sender.js";
 import { createLogger, type Logger } from "./shared/logger.js";
 
@@ -66,6 +70,8 @@ export interface Container extends OperationDeps {
   feedFollower(base: string | undefined, kinds: readonly SlotKind[]): FeedFollower;
   /** The lease that keeps one follower among replicas sharing the control store. */
   followerLease(): FollowerLease;
+  /** The console's users, sessions and usage chart, in the control store. */
+  console: ConsoleServices;
   close(): Promise<void>;
 }
 
@@ -130,6 +136,11 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
       return ingest;
     },
     feedLedger: control.slotLedger(),
+    console: {
+      users: new ConsoleUsers(control, clock),
+      sessions: new ConsoleSessions(control, clock),
+      usage: new UsageReport(control),
+    },
     feedFollower(base, kinds) {
       const client = new FeedClient(base);
       feedClients.push(client);

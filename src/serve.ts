@@ -1,8 +1,11 @@
+import { randomBytes } from "node:crypto";
+import type { AddressInfo } from "node:net";
 import type { FastifyInstance } from "fastify";
 import type { Config } from "./config/config.js";
 import type { Container } from "./container.js";
 import { buildApp } from "./http/app.js";
 import { closeApp } from "./http/close-app.js";
+import { buildConsoleApp } from "./http/console/console-app.js";
 import { OPERATIONS } from "./app/registry.js";
 import { startWatchScheduler } from "./workers/watch-scheduler.js";
 import { EmbeddingFollower } from "./workers/embedding-follower.js";
@@ -28,7 +31,18 @@ export interface FollowOptions {
 /** A listening server: `stop` closes it and everything it runs, as a signal does, without ending the process. */
 export interface Served {
   app: FastifyInstance;
+  /** The API's address. */
+  url: string;
+  /** The console, unless NEWSINDEX_CONSOLE_PORT=off. */
+  console: ServedConsole | undefined;
   stop(): Promise<void>;
+}
+
+export interface ServedConsole {
+  app: FastifyInstance;
+  url: string;
+  /** The operator token made for this run when none is configured: the console's operator signs in with it. */
+  generatedToken: string | undefined;
 }
 
 /** Builds the HTTP app on a container and starts listening; closes everything and exits on SIGINT/SIGTERM. */
@@ -44,6 +58,9 @@ export async function serve(container: Container, config: Config, logger: Logger
   await releaseAbandonedHolds(container, logger);
   const sweeper = setInterval(() => void releaseAbandonedHolds(container, logger), ABANDONED_HOLDS_EVERY_MS).unref();
   await app.listen({ host: config.host, port: config.port });
+  const url = addressOf(app, config.host);
+  // The console: a second listener of this process, so the API's origin keeps only the spec's key-free paths.
+  const consoleServer = config.consolePort === "off" ? undefined : await serveConsole(container, config, logger, url);
   // Due watches and webhook deliveries, beside the HTTP server; every replica runs it (leases keep runs single).
   const scheduler = container.watchJobs && startWatchScheduler(container.watchJobs, logger);
   // Embedding follows ingest on a thread of its own, so semantic search catches up behind keyword search.
@@ -63,6 +80,7 @@ export async function serve(container: Container, config: Config, logger: Logger
     process.off("SIGINT", shutdown);
     process.off("SIGTERM", shutdown);
     clearInterval(sweeper);
+    if (consoleServer) await closeApp(consoleServer.app, SHUTDOWN_GRACE_MS);
     await closeApp(app, SHUTDOWN_GRACE_MS);
     await feed?.stop();
     await scheduler?.stop();
@@ -75,7 +93,29 @@ export async function serve(container: Container, config: Config, logger: Logger
   }
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);
-  return { app, stop };
+  return { app, url, console: consoleServer, stop };
+}
+
+async function serveConsole(container: Container, config: Config, logger: Logger, apiUrl: string): Promise<ServedConsole> {
+  const generatedToken = config.adminToken === undefined ? randomBytes(18).toString("base64url") : undefined;
+  const app = await buildConsoleApp(
+    {
+      deps: container,
+      operations: OPERATIONS,
+      operatorToken: config.adminToken ?? generatedToken,
+      trustProxy: config.trustProxy,
+      apiUrl,
+    },
+    logger,
+  );
+  await app.listen({ host: config.host, port: config.consolePort === "off" ? 0 : config.consolePort });
+  return { app, url: addressOf(app, config.host), generatedToken };
+}
+
+/** The http address a listening server answers on (its port when 0 was asked). */
+function addressOf(app: FastifyInstance, host: string): string {
+  const { port } = app.server.address() as AddressInfo;
+  return `http://${host.includes(":") ? `[${host}]` : host}:${port}`;
 }
 
 async function releaseAbandonedHolds(container: Container, logger: Logger): Promise<void> {

@@ -6,7 +6,7 @@ import { gunzipSync } from "node:zlib";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { run } from "../src/cli/main.js";
-import { CLI, freePort, ROOT } from "./support/cli-process.js";
+import { CLI, freePort, ROOT, runCli } from "./support/cli-process.js";
 import { SAMPLE_FILES } from "./support/test-server.js";
 
 // The command-line contract: each command run in process through the CLI's
@@ -25,21 +25,6 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** One command line, as `newsindex` runs it: its exit code and what it printed on each stream. */
-async function cli(
-  args: string[],
-  env: Record<string, string> = {},
-): Promise<{ status: number; stdout: string; stderr: string }> {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  const status = await run(args, {
-    env: { ...process.env, LOG_LEVEL: "silent", ...env },
-    out: (text) => stdout.push(`${text}\n`),
-    err: (text) => stderr.push(`${text}\n`),
-  });
-  return { status, stdout: stdout.join(""), stderr: stderr.join("") };
-}
-
 describe("newsindex ingest", () => {
   it("skips a malformed line, reports its number, and is idempotent on a second run", async () => {
     const lines = gunzipSync(readFileSync(SAMPLE_FILES.batch2016)).toString("utf8").split("\n");
@@ -48,45 +33,45 @@ describe("newsindex ingest", () => {
     writeFileSync(file, lines.join("\n"));
     const dataDir = join(dir, "ingest");
 
-    const first = await cli(["ingest", "--data-dir", dataDir, file]);
+    const first = await runCli(["ingest", "--data-dir", dataDir, file]);
     expect(first.status).toBe(0);
     const summary = SUMMARY.exec(first.stdout);
     expect(summary?.slice(1, 5)).toEqual(["11", "10", "0", "1"]);
     expect(first.stderr).toContain(`skipped ${file}:4:`);
 
-    const again = await cli(["ingest", "--data-dir", dataDir, file]);
+    const again = await runCli(["ingest", "--data-dir", dataDir, file]);
     expect(SUMMARY.exec(again.stdout)?.slice(1, 5)).toEqual(["11", "0", "10", "1"]);
   });
 
   it("takes the data dir from NEWSINDEX_DATA_DIR", async () => {
     const dataDir = join(dir, "from-env");
-    const ingested = await cli(["ingest", SAMPLE_FILES.batch2016], { NEWSINDEX_DATA_DIR: dataDir });
+    const ingested = await runCli(["ingest", SAMPLE_FILES.batch2016], { NEWSINDEX_DATA_DIR: dataDir });
     expect(ingested.status).toBe(0);
     expect(SUMMARY.exec(ingested.stdout)?.[2]).toBe("10");
   });
 
   it("refuses bad usage with exit 2", async () => {
     const keysDir = join(dir, "bad-usage");
-    expect((await cli(["ingest"])).status).toBe(2);
-    expect((await cli(["frobnicate"])).status).toBe(2);
-    expect((await cli(["serve", "--port", "http"])).status).toBe(2);
-    expect((await cli(["keys", "create", "--data-dir", keysDir, "--tenant", "x", "--plan", "platinum"])).status).toBe(2);
+    expect((await runCli(["ingest"])).status).toBe(2);
+    expect((await runCli(["frobnicate"])).status).toBe(2);
+    expect((await runCli(["serve", "--port", "http"])).status).toBe(2);
+    expect((await runCli(["keys", "create", "--data-dir", keysDir, "--tenant", "x", "--plan", "platinum"])).status).toBe(2);
   });
 });
 
 describe("NEWSINDEX_INDEX", () => {
   it("ingests into the embedded index by default and when set to sqlite; refuses an engine it does not know", async () => {
     const dataDir = join(dir, "index-choice");
-    const ingested = await cli(["ingest", "--data-dir", dataDir, SAMPLE_FILES.batch2016], { NEWSINDEX_INDEX: "sqlite" });
+    const ingested = await runCli(["ingest", "--data-dir", dataDir, SAMPLE_FILES.batch2016], { NEWSINDEX_INDEX: "sqlite" });
     expect(ingested.status).toBe(0);
     expect(SUMMARY.exec(ingested.stdout)?.[2]).toBe("10");
-    const unknown = await cli(["ingest", "--data-dir", dataDir, SAMPLE_FILES.batch2016], { NEWSINDEX_INDEX: "elastic" });
+    const unknown = await runCli(["ingest", "--data-dir", dataDir, SAMPLE_FILES.batch2016], { NEWSINDEX_INDEX: "elastic" });
     expect(unknown.status).toBe(2);
     expect(unknown.stderr).toContain("index");
   });
 
   it("refuses opensearch with a clear configuration error while this build has no OpenSearch adapter", async () => {
-    const refused = await cli(["ingest", "--data-dir", join(dir, "index-opensearch"), SAMPLE_FILES.batch2016], {
+    const refused = await runCli(["ingest", "--data-dir", join(dir, "index-opensearch"), SAMPLE_FILES.batch2016], {
       NEWSINDEX_INDEX: "opensearch",
     });
     expect(refused.status).toBe(2);
@@ -98,31 +83,31 @@ describe("NEWSINDEX_INDEX", () => {
 describe("newsindex keys", () => {
   it("creates, lists and revokes keys; the secret is shown once", async () => {
     const dataDir = join(dir, "keys");
-    const created = await cli(["keys", "create", "--data-dir", dataDir, "--tenant", "acme", "--plan", "build", "--json"]);
+    const created = await runCli(["keys", "create", "--data-dir", dataDir, "--tenant", "acme", "--plan", "build", "--json"]);
     expect(created.status).toBe(0);
     const issued = JSON.parse(created.stdout.trim()) as { key: string; key_id: string; tenant: string; plan: string };
     expect(issued.tenant).toBe("acme");
     expect(issued.plan).toBe("build");
     expect(issued.key).toMatch(/^nk_/);
 
-    const listed = await cli(["keys", "list", "--data-dir", dataDir]);
+    const listed = await runCli(["keys", "list", "--data-dir", dataDir]);
     expect(listed.stdout).toContain(issued.key_id);
     expect(listed.stdout).toContain("acme");
     expect(listed.stdout).not.toContain(issued.key);
 
-    expect((await cli(["keys", "revoke", "--data-dir", dataDir, issued.key_id])).status).toBe(0);
-    const json = JSON.parse((await cli(["keys", "list", "--data-dir", dataDir, "--json"])).stdout) as Array<{
+    expect((await runCli(["keys", "revoke", "--data-dir", dataDir, issued.key_id])).status).toBe(0);
+    const json = JSON.parse((await runCli(["keys", "list", "--data-dir", dataDir, "--json"])).stdout) as Array<{
       revoked_at: string | null;
     }>;
     expect(json[0]?.revoked_at).toMatch(/^\d{14}$/);
-    expect((await cli(["keys", "revoke", "--data-dir", dataDir, issued.key_id])).status).toBe(1);
+    expect((await runCli(["keys", "revoke", "--data-dir", dataDir, issued.key_id])).status).toBe(1);
   });
 });
 
 describe("newsindex tenants and key lifecycle", () => {
   it("creates, lists, suspends and re-plans tenants; issues short-lived keys; rotates", async () => {
     const dataDir = join(dir, "lifecycle");
-    const on = (...args: string[]) => cli([args[0] as string, args[1] as string, "--data-dir", dataDir, ...args.slice(2)]);
+    const on = (...args: string[]) => runCli([args[0] as string, args[1] as string, "--data-dir", dataDir, ...args.slice(2)]);
     expect((await on("tenants", "create", "globex", "--plan", "free")).status).toBe(0);
     expect((await on("tenants", "create", "globex", "--plan", "free")).status).toBe(1);
     expect((await on("tenants", "suspend", "globex")).stdout).toContain("suspended");
@@ -155,20 +140,45 @@ describe("newsindex tenants and key lifecycle", () => {
 });
 
 describe("newsindex start", () => {
-  // The one test of the command as a process: the bin starts, ingests, embeds behind serving, and stops on a signal.
+  // The one test of the command as a process: the bin starts, ingests, serves, and stops on a signal.
   it("ingests the bundled sample and prints a working key on first start only", async () => {
     const dataDir = join(dir, "start");
-    const first = await startAndQuery(dataDir, undefined, { semantic: true });
+    const first = await startAndQuery(dataDir);
     expect(first.key).toMatch(/^nk_/);
     expect(first.total).toBe(1360);
-    // The server embeds the sample behind keyword indexing: semantic search becomes complete on its own.
-    expect(first.semantic).toMatchObject({ partial: false, coverage: "complete" });
-    expect(first.semantic?.results.length).toBeGreaterThan(0);
 
-    const second = await startAndQuery(dataDir, first.key);
+    // The second start, in process (the spawned one above is the smoke test): it only serves.
+    const second = await startInProcess(dataDir, first.key);
     expect(second.printedKey).toBe(false);
     expect(second.total).toBe(1360);
   }, 600_000);
+
+  it("embeds what it serves behind keyword indexing: semantic search becomes complete on its own", async () => {
+    // The smallest data that shows it: the 2016 batch's ten articles, ingested, then served with the embedding stage on.
+    const dataDir = join(dir, "serve-embeds");
+    expect((await runCli(["ingest", "--data-dir", dataDir, SAMPLE_FILES.batch2016])).status).toBe(0);
+    const key = JSON.parse(
+      (await runCli(["keys", "create", "--data-dir", dataDir, "--tenant", "t", "--plan", "archive", "--json"])).stdout,
+    ) as {
+      key: string;
+    };
+    const port = await freePort();
+    let stop: (() => Promise<void>) | undefined;
+    const code = await run(["serve", "--data-dir", dataDir, "--port", String(port)], {
+      env: { ...process.env, LOG_LEVEL: "silent", NEWSINDEX_EMBED_IN_SERVER: "on", NEWSINDEX_CONSOLE_PORT: "0" },
+      out: () => undefined,
+      err: () => undefined,
+      serving: (stopServing) => (stop = stopServing),
+    });
+    try {
+      expect(code).toBe(-1);
+      const semantic = await semanticOnceEmbedded(port, key.key);
+      expect(semantic).toMatchObject({ partial: false, coverage: "complete" });
+      expect(semantic.results.length).toBeGreaterThan(0);
+    } finally {
+      await stop?.();
+    }
+  });
 
   it("starts over a data dir whose story clusters another clustering version wrote, with no readable index", async () => {
     const dataDir = join(dir, "start-old-stories");
@@ -185,38 +195,36 @@ describe("newsindex start", () => {
   });
 });
 
-/** Runs `newsindex start` in process, searches with the key it printed, then stops it as a signal would. */
-async function startInProcess(dataDir: string): Promise<{ total: number; printedKey: boolean }> {
+/** Runs `newsindex start` in process, searches with the key it printed (or the one given), then stops it as a signal would. */
+async function startInProcess(dataDir: string, knownKey?: string): Promise<{ total: number; printedKey: boolean }> {
   const port = await freePort();
   const stdout: string[] = [];
   let stop: (() => Promise<void>) | undefined;
   const code = await run(["start", "--data-dir", dataDir, "--port", String(port)], {
-    env: { ...process.env, LOG_LEVEL: "silent", NEWSINDEX_EMBED_IN_SERVER: "off" },
+    env: { ...process.env, LOG_LEVEL: "silent", NEWSINDEX_EMBED_IN_SERVER: "off", NEWSINDEX_CONSOLE_PORT: "0" },
     out: (text) => stdout.push(text),
     err: () => undefined,
     serving: (stopServing) => (stop = stopServing),
   });
   try {
     expect(code).toBe(-1);
-    const key = /\b(nk_[A-Za-z0-9_-]+)/.exec(stdout.join("\n"))?.[1];
-    const response = await fetch(`http://127.0.0.1:${port}/search?limit=1`, { headers: { "x-api-key": key ?? "" } });
+    const printed = /\b(nk_[A-Za-z0-9_-]+)/.exec(stdout.join("\n"))?.[1];
+    const response = await fetch(`http://127.0.0.1:${port}/search?limit=1`, {
+      headers: { "x-api-key": printed ?? knownKey ?? "" },
+    });
     const body = (await response.json()) as { total: number };
-    return { total: body.total, printedKey: key !== undefined };
+    return { total: body.total, printedKey: printed !== undefined };
   } finally {
     await stop?.();
   }
 }
 
-/** Runs `newsindex start` as a process, waits for it to serve, searches with the printed (or given) key, then stops it. */
-async function startAndQuery(
-  dataDir: string,
-  knownKey?: string,
-  options: { semantic?: boolean } = {},
-): Promise<{ key: string; total: number; printedKey: boolean; semantic?: SemanticAnswer }> {
+/** Runs `newsindex start` as a process, waits for it to serve, searches with the key it printed, then stops it. */
+async function startAndQuery(dataDir: string): Promise<{ key: string; total: number; printedKey: boolean }> {
   const port = await freePort();
   const child = spawn(process.execPath, [...CLI, "start", "--data-dir", dataDir, "--port", String(port)], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: "silent" },
+    env: { ...process.env, LOG_LEVEL: "silent", NEWSINDEX_CONSOLE_PORT: "0" },
   });
   let stdout = "";
   let stderr = "";
@@ -229,11 +237,10 @@ async function startAndQuery(
       await new Promise((r) => setTimeout(r, 100));
     }
     const printed = /\b(nk_[A-Za-z0-9_-]+)/.exec(stdout)?.[1];
-    const key = printed ?? knownKey ?? "";
+    const key = printed ?? "";
     const response = await fetch(`http://127.0.0.1:${port}/search?limit=1`, { headers: { "x-api-key": key } });
     const body = (await response.json()) as { total: number };
-    const semantic = options.semantic ? await semanticOnceEmbedded(port, key) : undefined;
-    return { key, total: body.total, printedKey: printed !== undefined, ...(semantic ? { semantic } : {}) };
+    return { key, total: body.total, printedKey: printed !== undefined };
   } finally {
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));

@@ -48,9 +48,9 @@ export interface PreparedCall {
 
 export type HttpMethod = "GET" | "POST" | "DELETE";
 
-/** The body of a streamed operation (`stream` below): its lines, read once, as the client takes them. */
+/** The body of a streamed operation (`stream` below): its lines (UTF-8, several to a chunk), read once, as the client takes them. */
 export interface StreamedBody {
-  lines: AsyncIterable<string>;
+  lines: AsyncIterable<Uint8Array>;
 }
 
 export function isStreamedBody(body: object): body is StreamedBody {
@@ -124,6 +124,11 @@ export function defineOperation<S extends TObject, B extends TObject = TObject<{
     sideEffects,
     status: operation.status ?? 200,
   };
+}
+
+/** What an operation's calls are counted under in the per-day usage counters: its REST route, `GET /search`. */
+export function usageName(operation: Pick<Operation, "method" | "path">): string {
+  return `${operation.method} ${operation.path}`;
 }
 
 /** The operations served as MCP tools: a tool result is one JSON value, never a stream. */

@@ -1,7 +1,7 @@
 import { ApiError } from "../shared/api-error.js";
 import type { Caller } from "../usecases/accounts/account-service.js";
 import type { Metered } from "../usecases/accounts/credit-service.js";
-import type { Operation, OperationDeps, PreparedCall } from "./operation.js";
+import { usageName, type Operation, type OperationDeps, type PreparedCall } from "./operation.js";
 import { withFeedGaps } from "../usecases/feed/feed-coverage.js";
 import { validateBody, validateParams, type ParamsForm } from "./validate-params.js";
 
@@ -32,8 +32,36 @@ export type Refusal = Extract<CallOutcome, { ok: false }>;
 export async function runOperation(operation: Operation, input: CallInput, deps: OperationDeps): Promise<CallOutcome> {
   const admitted = await admit(input.key, deps);
   if (!admitted.ok) return admitted.refusal;
-  const { caller } = admitted;
+  return runAsCaller(operation, admitted.caller, input, deps);
+}
 
+/**
+ * A call on behalf of a tenant known without a key (the console's playground,
+ * for its signed-in tenant): suspension, then the same validation, price,
+ * budgets and charge as a keyed call. No key is checked: the caller comes from
+ * a signed-in session, and its tenant is charged.
+ */
+export async function runOperationFor(
+  operation: Operation,
+  caller: Caller,
+  input: Omit<CallInput, "key">,
+  deps: OperationDeps,
+): Promise<CallOutcome> {
+  try {
+    deps.accounts.assertActive(caller);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { ok: false, error, credits_charged: 0, headers: await deps.credits.headers(caller) };
+  }
+  return runAsCaller(operation, caller, input, deps);
+}
+
+async function runAsCaller(
+  operation: Operation,
+  caller: Caller,
+  input: Omit<CallInput, "key">,
+  deps: OperationDeps,
+): Promise<CallOutcome> {
   let prepared: PreparedCall;
   let params: Record<string, unknown>;
   try {
@@ -50,6 +78,7 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
         params.estimate === true
           ? await previewOf(operation, prepared, caller, deps, overBudget)
           : await prepared.execute({ took: () => undefined });
+      await deps.credits.countFreeCall(caller, usageName(operation));
       return { ok: true, body: withCharge(body, 0), credits_charged: 0, headers: await deps.credits.headers(caller) };
     }
   } catch (error) {
@@ -63,7 +92,7 @@ export async function runOperation(operation: Operation, input: CallInput, deps:
     metered = await deps.credits.metered(
       caller,
       price,
-      "call",
+      { as: "call", operation: usageName(operation) },
       // A hole in the live feed inside the window makes an answer incomplete (usecases/feed/feed-coverage.ts).
       async (meter) => withFeedGaps(await prepared.execute(meter), params, deps.feedLedger, deps.clock.now()),
       {

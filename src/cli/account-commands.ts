@@ -1,12 +1,14 @@
 import { isPlanId, PLAN_IDS, type PlanId } from "../domain/plans.js";
 import type { AccountService } from "../usecases/accounts/account-service.js";
+import type { ConsoleUsers } from "../usecases/console/console-users.js";
 import type { CliIo } from "./cli-io.js";
 import { UsageError } from "./usage.js";
 
-// newsindex tenants ... and newsindex keys ...: the operator's account verbs.
+// newsindex tenants ..., keys ... and users ...: the operator's account verbs.
 
 export interface AccountFlags {
   tenant?: string | undefined;
+  email?: string | undefined;
   plan?: string | undefined;
   "ttl-hours"?: string | undefined;
   "grace-minutes"?: string | undefined;
@@ -112,6 +114,39 @@ export async function keysCommand(accounts: AccountService, args: string[], flag
     }
     default:
       throw new UsageError(`unknown keys verb: ${verb ?? "(none)"}`);
+  }
+}
+
+export async function usersCommand(users: ConsoleUsers, args: string[], flags: AccountFlags, io: CliIo): Promise<number> {
+  const [verb] = args;
+  switch (verb) {
+    case "create": {
+      const created = await users.create(
+        required(flags.tenant, "users create needs --tenant NAME"),
+        required(flags.email, "users create needs --email EMAIL"),
+      );
+      const out = {
+        user_id: created.user.user_id,
+        tenant: created.tenant,
+        email: created.user.email,
+        password: created.password,
+      };
+      print(
+        io,
+        flags,
+        out,
+        `Created console user ${out.email} for tenant ${out.tenant}. The one-time password, shown this once:\n${out.password}`,
+      );
+      return 0;
+    }
+    case "list": {
+      const list = await users.list();
+      if (flags.json) io.out(JSON.stringify(list));
+      else for (const u of list) io.out(`${u.user_id}\t${u.email}\t${u.tenant_id}\t${u.created_at}`);
+      return 0;
+    }
+    default:
+      throw new UsageError(`unknown users verb: ${verb ?? "(none)"}`);
   }
 }
 

@@ -77,8 +77,10 @@ function progressBar(total: number): cliProgress.SingleBar | undefined {
   return bar;
 }
 
-function countLines(chunk: string): number {
+function countLines(chunk: Uint8Array): number {
   let n = 0;
-  for (let i = chunk.indexOf("\n"); i >= 0; i = chunk.indexOf("\n", i + 1)) n++;
+  for (let i = chunk.indexOf(NEWLINE); i >= 0; i = chunk.indexOf(NEWLINE, i + 1)) n++;
   return n;
 }
+
+const NEWLINE = 10;

@@ -1,5 +1,6 @@
 import type { Container } from "../container.js";
 import type { SlotEntry } from "../ports/slot-ledger.js";
+import type { CliIo } from "./cli-io.js";
 
 // `newsindex feed [--json]`: the slot ledger, and the slots that are not in the index.
 
@@ -41,19 +42,19 @@ export async function feedReport(container: Container): Promise<FeedReport> {
   };
 }
 
-export async function feedCommand(container: Container, values: { json?: boolean | undefined }): Promise<number> {
+export async function feedCommand(io: CliIo, container: Container, values: { json?: boolean | undefined }): Promise<number> {
   const report = await feedReport(container);
   if (values.json) {
-    console.log(JSON.stringify(report, null, 2));
+    io.out(JSON.stringify(report, null, 2));
     return 0;
   }
   for (const s of report.slots) {
     const records = s.records === null ? "" : ` ${s.records} records`;
     const error = s.last_error === null ? "" : ` (${s.last_error})`;
-    console.log(`${s.slot} ${s.kind.padEnd(11)} ${s.status.padEnd(8)} attempts ${s.attempts}${records}${error}`);
+    io.out(`${s.slot} ${s.kind.padEnd(11)} ${s.status.padEnd(8)} attempts ${s.attempts}${records}${error}`);
   }
   const { summary } = report;
-  console.log(
+  io.out(
     `${report.slots.length} slots: ${summary.ingested} ingested, ${summary.pending} pending, ` +
       `${summary.failed.length} failed, ${summary.missing.length} missing`,
   );

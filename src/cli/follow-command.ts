@@ -3,6 +3,7 @@ import { SLOT_KINDS, type SlotKind } from "../domain/feed-slots.js";
 import type { Container } from "../container.js";
 import type { SlotOutcome } from "../usecases/feed/feed-follower.js";
 import { parseTimeBound, toStamp } from "../shared/timestamps.js";
+import type { CliIo } from "./cli-io.js";
 import { UsageError } from "./usage.js";
 
 // `newsindex follow [BASE] [--since STAMP] [--until STAMP] [--no-translation]`: the live follower run once.
@@ -28,20 +29,25 @@ export function feedBase(positionals: readonly string[]): string | undefined {
   return base;
 }
 
-export async function followCommand(container: Container, positionals: readonly string[], values: FollowArgs): Promise<number> {
+export async function followCommand(
+  io: CliIo,
+  container: Container,
+  positionals: readonly string[],
+  values: FollowArgs,
+): Promise<number> {
   const base = feedBase(positionals);
   const follower = container.feedFollower(base, followedKinds(values["no-translation"]));
   const since = values.since === undefined ? undefined : bound(values.since, "start", "--since");
   const until = values.until === undefined ? toStamp(container.clock.now()) : bound(values.until, "end", "--until");
   if (since === undefined) {
     if (values.until !== undefined) throw new UsageError("--until needs --since");
-    report(await follower.poll());
+    report(io, await follower.poll());
     return 0;
   }
   if (since > until) throw new UsageError(`--since ${values.since} is after --until ${values.until ?? "now"}`);
-  const bar = process.stderr.isTTY
+  const bar = io.progress
     ? new cliProgress.SingleBar(
-        { format: "follow [{bar}] {value}/{total} slots | {slot} {kind}", stream: process.stderr, hideCursor: true },
+        { format: "follow [{bar}] {value}/{total} slots | {slot} {kind}", stream: io.progress, hideCursor: true },
         cliProgress.Presets.shades_classic,
       )
     : undefined;
@@ -53,7 +59,7 @@ export async function followCommand(container: Container, positionals: readonly 
       bar?.update(done, { slot, kind });
     });
     bar?.stop();
-    report(outcomes);
+    report(io, outcomes);
     return outcomes.some((o) => o.status !== "ingested") ? 1 : 0;
   } finally {
     bar?.stop();
@@ -66,13 +72,13 @@ function bound(value: string, edge: "start" | "end", flag: string): string {
   return stamp;
 }
 
-function report(outcomes: readonly SlotOutcome[]): void {
+function report(io: CliIo, outcomes: readonly SlotOutcome[]): void {
   for (const o of outcomes)
-    if (o.status !== "ingested") console.error(`${o.slot} ${o.kind}: ${o.status}${o.error ? ` (${o.error})` : ""}`);
+    if (o.status !== "ingested") io.err(`${o.slot} ${o.kind}: ${o.status}${o.error ? ` (${o.error})` : ""}`);
   const ingested = outcomes.filter((o) => o.status === "ingested");
   const records = ingested.reduce((sum, o) => sum + (o.records ?? 0), 0);
   const count = (status: string): number => outcomes.filter((o) => o.status === status).length;
-  console.log(
+  io.out(
     `followed ${outcomes.length} slots: ${ingested.length} ingested (${records} records), ${count("pending")} pending, ` +
       `${count("failed")} failed, ${count("missing")} missing`,
   );

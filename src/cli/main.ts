@@ -7,14 +7,14 @@ import { parseArgs } from "node:util";
 import cliProgress from "cli-progress";
 import { ConfigError, loadConfig, type ConfigOverrides } from "../config/config.js";
 import { createContainer, type Container } from "../container.js";
-import { serve } from "../serve.js";
+import { serve, type Served } from "../serve.js";
 import { catchUpEmbeddings, type CatchUpProgress } from "../usecases/embedding/embedding-catch-up.js";
 import type { IngestSummary } from "../usecases/ingest/ingest-service.js";
 import { ApiError } from "../shared/api-error.js";
 import { replayClock, systemClock, type Clock } from "../shared/clock.js";
 import { parseStamp } from "../shared/timestamps.js";
 import { createLogger } from "../shared/logger.js";
-import { keysCommand, tenantsCommand } from "./account-commands.js";
+import { keysCommand, tenantsCommand, usersCommand } from "./account-commands.js";
 import { PROCESS_IO, type CliIo } from "./cli-io.js";
 import { exportCommand } from "./export-command.js";
 import { feedCommand } from "./feed-command.js";
@@ -44,6 +44,17 @@ export async function run(argv: string[], io: CliIo = PROCESS_IO): Promise<numbe
   }
 }
 
+/** Where the console is and how the operator signs in: its token when this run made one. */
+function reportConsole(io: CliIo, served: Served): void {
+  if (served.console === undefined) return;
+  const { url, generatedToken } = served.console;
+  io.err(
+    generatedToken === undefined
+      ? `Console: ${url} (operator: sign in with NEWSINDEX_ADMIN_TOKEN; tenant users with email and password)`
+      : `Console: ${url} (operator token for this run: ${generatedToken}; set NEWSINDEX_ADMIN_TOKEN to keep one)`,
+  );
+}
+
 async function dispatch(argv: string[], io: CliIo): Promise<number> {
   const [command, ...rest] = argv;
   // Its options are the API's parameters, parsed by the command itself.
@@ -56,6 +67,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       port: { type: "string" },
       host: { type: "string" },
       tenant: { type: "string" },
+      email: { type: "string" },
       plan: { type: "string" },
       "ttl-hours": { type: "string" },
       "grace-minutes": { type: "string" },
@@ -104,6 +116,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       const follow = values.follow ? { base: feedBase(positionals), kinds: followedKinds(values["no-translation"]) } : undefined;
       const served = await serve(createContainer(config, clockOf(values.now), { logger }), config, logger, follow);
       if (values.now !== undefined) io.err(`NewsIndex serving as of ${values.now} UTC (replay clock)`);
+      reportConsole(io, served);
       io.serving?.(served.stop);
       return -1;
     }
@@ -124,7 +137,8 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
         io.out(`Try: curl -H "x-api-key: ${issued.key}" "http://${config.host}:${config.port}/search?q=shooting&limit=3"\n`);
       }
       const served = await serve(container, config, logger);
-      io.err(`NewsIndex serving ${config.dataDir} on http://${config.host}:${config.port}`);
+      io.err(`NewsIndex serving ${config.dataDir} on ${served.url}`);
+      reportConsole(io, served);
       io.serving?.(served.stop);
       return -1;
     }
@@ -144,7 +158,9 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
     case "feed": {
       const container = createContainer(config, systemClock, { logger });
       try {
-        return command === "follow" ? await followCommand(container, positionals, values) : await feedCommand(container, values);
+        return command === "follow"
+          ? await followCommand(io, container, positionals, values)
+          : await feedCommand(io, container, values);
       } finally {
         await container.close();
       }
@@ -154,6 +170,14 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       const container = createContainer(config);
       try {
         return await (command === "keys" ? keysCommand : tenantsCommand)(container.accounts, positionals, values, io);
+      } finally {
+        await container.close();
+      }
+    }
+    case "users": {
+      const container = createContainer(config);
+      try {
+        return await usersCommand(container.console.users, positionals, values, io);
       } finally {
         await container.close();
       }

@@ -34,8 +34,13 @@ export const USAGE = `Usage:
                    issues the new key first; the old one works N more minutes (default 15; 0 revokes it now)
   newsindex keys revoke KEY_ID
 
+  newsindex users create --tenant NAME --email EMAIL [--json]
+                   a console user of the tenant; prints a one-time password, shown once
+  newsindex users list [--json]
+
 Environment: NEWSINDEX_DATA_DIR (default ./var), PORT (8080), HOST (127.0.0.1), LOG_LEVEL (info),
-NEWSINDEX_ADMIN_TOKEN (enables the operator API under /admin), NEWSINDEX_WATCHES (on; off answers watch calls
+NEWSINDEX_ADMIN_TOKEN (enables the operator API under /admin; the console's operator sign-in),
+NEWSINDEX_CONSOLE_PORT (8081; off: no console), NEWSINDEX_TRUST_PROXY (off; on: behind an https proxy), NEWSINDEX_WATCHES (on; off answers watch calls
 unsupported), NEWSINDEX_EMBEDDING_MODEL_DIR (another model directory of the shipped model's format),
 NEWSINDEX_EMBED_IN_SERVER (on; off leaves embedding to 'newsindex embed'), NEWSINDEX_READ_THREADS (cores, at most
 4: heavy index reads at once), NEWSINDEX_FOLLOW_POLL_SECONDS (60), NEWSINDEX_FOLLOW_ATTEMPTS (3),

@@ -56,6 +56,22 @@ describe("OpenSearch settings", () => {
   });
 });
 
+describe("console settings", () => {
+  it("serves the console on 8081 unless NEWSINDEX_CONSOLE_PORT names another port or off", () => {
+    expect(loadConfig({}).consolePort).toBe(8081);
+    expect(loadConfig({ NEWSINDEX_CONSOLE_PORT: "9090" }).consolePort).toBe(9090);
+    expect(loadConfig({ NEWSINDEX_CONSOLE_PORT: "OFF" }).consolePort).toBe("off");
+    expect(() => loadConfig({ NEWSINDEX_CONSOLE_PORT: "console" })).toThrow(ConfigError);
+    expect(() => loadConfig({ NEWSINDEX_CONSOLE_PORT: "70000" })).toThrow(/consolePort/);
+  });
+
+  it("trusts a proxy's protocol only when NEWSINDEX_TRUST_PROXY is on", () => {
+    expect(loadConfig({}).trustProxy).toBe(false);
+    expect(loadConfig({ NEWSINDEX_TRUST_PROXY: "on" }).trustProxy).toBe(true);
+    expect(() => loadConfig({ NEWSINDEX_TRUST_PROXY: "maybe" })).toThrow(ConfigError);
+  });
+});
+
 describe("index engine", () => {
   it("is the embedded index unless NEWSINDEX_INDEX names opensearch; anything else is refused", () => {
     expect(loadConfig({}).index).toBe("sqlite");

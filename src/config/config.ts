@@ -25,7 +25,14 @@ export const ConfigSchema = Type.Object({
   databaseUrl: Type.Optional(Type.String({ minLength: 1 })),
   /** PostgreSQL schema holding the control tables. */
   databaseSchema: Type.String({ pattern: "^[a-z_][a-z0-9_]{0,62}$" }),
-  /** Operator token for /admin; the operator API is off without one. */
+  /** The console's listener, on `host`: a second server of the same process ("off": no console). */
+  consolePort: Type.Union([Type.Integer({ minimum: 0, maximum: 65535 }), Type.Literal("off")]),
+  /**
+   * Behind a reverse proxy terminating https: the console reads the client's protocol from X-Forwarded-Proto and
+   * marks its session cookie Secure.
+   */
+  trustProxy: Type.Boolean(),
+  /** Operator token for /admin and the console's operator sign-in; the operator API is off without one. */
   adminToken: Type.Optional(Type.String({ minLength: 16 })),
   /** Watches (spec 02): kept in the control store and run by every serving replica; off answers watch calls `unsupported`. */
   watches: Type.Boolean(),
@@ -82,6 +89,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
     ...optional("databaseUrl", overrides.databaseUrl ?? env.NEWSINDEX_DATABASE_URL),
     ...optional("adminToken", overrides.adminToken ?? env.NEWSINDEX_ADMIN_TOKEN),
     watches: overrides.watches ?? onOff(env.NEWSINDEX_WATCHES) ?? true,
+    consolePort: overrides.consolePort ?? consolePort(env.NEWSINDEX_CONSOLE_PORT) ?? 8081,
+    trustProxy: overrides.trustProxy ?? onOff(env.NEWSINDEX_TRUST_PROXY) ?? false,
     ...optional("webhookTestHost", overrides.webhookTestHost ?? env.NEWSINDEX_WEBHOOK_TEST_HOST),
     ...optional("webhookTestCaFile", overrides.webhookTestCaFile ?? env.NEWSINDEX_WEBHOOK_TEST_CA_FILE),
     ...optional("embeddingModelDir", overrides.embeddingModelDir ?? env.NEWSINDEX_EMBEDDING_MODEL_DIR),
@@ -129,6 +138,10 @@ function onOff(value: string | undefined): boolean | string | undefined {
   if (["on", "true", "1"].includes(v)) return true;
   if (["off", "false", "0"].includes(v)) return false;
   return value;
+}
+
+function consolePort(value: string | undefined): number | string | undefined {
+  return value?.toLowerCase() === "off" ? "off" : numberOrRaw(value);
 }
 
 function numberOrRaw(value: string | undefined): number | string | undefined {

@@ -130,8 +130,10 @@ async function handle(
   );
   if (!outcome.ok) return sendApiError(reply, outcome.error, outcome.headers);
   if (isStreamedBody(outcome.body)) {
-    // Charged before the first line (the headers carry it); the stream is read as the client takes it.
-    return reply.status(200).headers(outcome.headers).type("application/x-ndjson").send(Readable.from(outcome.body.lines));
+    // Charged before the first line (the headers carry it); the stream is read as the client takes it, one chunk
+    // ahead of the socket, so what waits in memory is a chunk or two however slow the client.
+    const body = Readable.from(outcome.body.lines, { highWaterMark: 1 });
+    return reply.status(200).headers(outcome.headers).type("application/x-ndjson").send(body);
   }
   // A preview (estimate=true) creates nothing: 200 even where the call itself answers 201.
   const status = outcome.body.estimate === true ? 200 : operation.status;

@@ -1,9 +1,12 @@
+import type { EncodedLines, ExportView } from "../domain/export-lines.js";
 import type { KeywordQuery } from "../domain/keyword-query.js";
 import type { ArticleFilters } from "../domain/search-query.js";
 import type { PartitionFailure } from "./index-coverage.js";
 
 // An export (GET /export, `newsindex export`): every article a query matches,
 // newest first then by id, read in batches from a walk the engine keeps open.
+// A batch comes as its lines, encoded where the documents are read
+// (domain/export-lines.ts), so the stream only hashes and writes bytes.
 // The embedded index answers with a keyset walk over its monthly indexes; a
 // scaled engine answers with a point-in-time view paged by `search_after` on
 // (published_at, id): `count` runs against that view, `next` pages it, and
@@ -25,6 +28,8 @@ export interface ExportQuery {
   filters: ArticleFilters;
   /** Resume strictly after this position; null from the newest match. */
   after: ExportPosition | null;
+  /** How each article is written on its line. */
+  view: ExportView;
 }
 
 /** A timestamp holding more matches than a tie group may serve (domain/browse-cursor.ts TIE_GROUP_LIMIT). */
@@ -47,14 +52,11 @@ export interface ExportCount {
   partitionsFailed: PartitionFailure[];
 }
 
-export interface ExportRow extends ExportPosition {
-  /** The stored article document (ArticleDetail as JSON). */
-  doc: string;
-}
-
 export interface ExportBatch {
   /** In export order; empty only when the walk is over (or a partition failed). */
-  rows: ExportRow[];
+  rows: ExportPosition[];
+  /** The rows' lines in the query's view, row i's ending at `lines.ends[i]`. */
+  lines: EncodedLines;
   /** Partitions that could not be read for this batch: the rows after the last one given are not reliable. */
   partitionsFailed: PartitionFailure[];
 }
@@ -62,7 +64,7 @@ export interface ExportBatch {
 export interface ExportWalk {
   /** Counted once, when the walk opened. */
   readonly count: ExportCount;
-  /** Up to `n` matches from `start` (null: the newest), in export order, with their documents; none when the walk is over. */
+  /** Up to `n` matches from `start` (null: the newest), in export order, with their lines; none when the walk is over. */
   next(start: ExportStart | null, n: number): Promise<ExportBatch>;
   /** Releases what the walk holds; idempotent. */
   close(): Promise<void>;

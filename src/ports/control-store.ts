@@ -25,6 +25,8 @@ export interface ApiKeyRecord {
   /** 14-digit UTC; null means it does not expire. */
   expires_at: string | null;
   revoked_at: string | null;
+  /** 14-digit UTC of the latest call with the key, to the minute; null when never used. */
+  last_used_at: string | null;
 }
 
 export interface KeyOwner {
@@ -61,6 +63,38 @@ export interface HeldCredits {
   period: string;
   /** The credits reserved: the call's worst case. */
   credits: number;
+  /** The operation the credits are counted under in the per-day usage counters. */
+  operation: string;
+}
+
+/** A console sign-in for a tenant: email and a password kept as a scrypt hash. */
+export interface ConsoleUser {
+  user_id: string;
+  tenant_id: string;
+  email: string;
+  created_at: string;
+}
+
+/** A signed-in console: found by the hash of its cookie; an operator's has no tenant. */
+export interface ConsoleSession {
+  /** SHA-256 of the cookie's value: a stolen database holds no usable session. */
+  session_hash: string;
+  role: "operator" | "tenant";
+  tenant_id: string | null;
+  user_id: string | null;
+  /** The per-session token every state-changing form carries. */
+  csrf_token: string;
+  created_at: string;
+  expires_at: string;
+}
+
+/** A tenant's calls and credits on one UTC day under one operation. */
+export interface UsageDay {
+  /** `YYYYMMDD`, UTC. */
+  day: string;
+  operation: string;
+  calls: number;
+  credits: number;
 }
 
 export interface ControlStore {
@@ -81,6 +115,8 @@ export interface ControlStore {
   revokeKey(keyId: string, at: string): Promise<boolean>;
   /** Sets when a live key stops working (rotation's overlap); false when no such live key. */
   expireKey(keyId: string, at: string): Promise<boolean>;
+  /** Records a call with the key at `at` (the caller limits how often). */
+  touchKey(keyId: string, at: string): Promise<void>;
 
   /**
    * Atomically: refills the tenant's minute bucket, checks the monthly cap and
@@ -88,12 +124,23 @@ export interface ControlStore {
    * from the bucket. Nothing changes on a refusal.
    */
   reserve(request: Reserve): Promise<Reservation>;
-  /** Gives back credits a reservation held but the call did not take (all of them on an error). */
-  release(tenantId: string, period: string, credits: number, rates: Rates, nowMs: number): Promise<CreditState>;
+  /**
+   * Gives back credits a reservation held but the call did not take (all of them on an error). With `operation`, the
+   * day's usage counter of that operation gives them back too.
+   */
+  release(
+    tenantId: string,
+    period: string,
+    credits: number,
+    rates: Rates,
+    nowMs: number,
+    operation?: string,
+  ): Promise<CreditState>;
   /**
    * Settles a hold to `charged`: removes it and gives back what it held beyond
    * that. A hold already released as abandoned is charged `charged` afresh, so
-   * the call counts once either way.
+   * the call counts once either way. In the same transaction, one call and
+   * `charged` credits are added to the day's usage counter of the hold's operation.
    */
   settle(hold: HeldCredits, charged: number, rates: Rates, nowMs: number): Promise<CreditState>;
   /**
@@ -104,6 +151,24 @@ export interface ControlStore {
    */
   releaseAbandonedHolds(): Promise<number>;
   creditState(tenantId: string, period: string, rates: Rates, nowMs: number): Promise<CreditState>;
+
+  /** Adds a call charged nothing (a free call) to the day's usage counter of `operation`. */
+  countFreeCall(tenantId: string, operation: string, nowMs: number): Promise<void>;
+  /** The tenant's usage counters from `fromDay` to `toDay` (`YYYYMMDD`, inclusive), by day then operation. */
+  usage(tenantId: string, fromDay: string, toDay: string): Promise<UsageDay[]>;
+
+  createUser(user: ConsoleUser, passwordHash: string): Promise<void>;
+  /** The user with this email (compared lower-cased) and its password hash. */
+  findUser(email: string): Promise<{ user: ConsoleUser; password_hash: string } | undefined>;
+  listUsers(tenantId?: string): Promise<ConsoleUser[]>;
+  /** Replaces a user's password hash; false when no such user. */
+  setPassword(userId: string, passwordHash: string): Promise<boolean>;
+  createSession(session: ConsoleSession): Promise<void>;
+  /** The session with this hash; expired ones are returned too: callers decide. */
+  findSession(sessionHash: string): Promise<ConsoleSession | undefined>;
+  deleteSession(sessionHash: string): Promise<void>;
+  /** Deletes sessions that expired at or before `at`; the number deleted. */
+  deleteExpiredSessions(at: string): Promise<number>;
 
   /** Takes one message token (free calls and refused requests) from a bucket of `perMinute`, refilled continuously. */
   takeMessage(tenantId: string, perMinute: number, nowMs: number): Promise<MessageAdmission>;

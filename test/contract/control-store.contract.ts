@@ -44,6 +44,7 @@ export function describeControlStoreContract(name: string, create: () => Promise
         created_at: "20261122000000",
         expires_at: null,
         revoked_at: null,
+        last_used_at: null,
       };
       await store.insertKey(record, "hash-1");
       expect(await store.findKeyOwner("hash-1")).toEqual({ key: record, tenant });
@@ -104,7 +105,13 @@ export function describeControlStoreContract(name: string, create: () => Promise
       const t0 = 1_800_000_000_000;
       const rates = { creditsPerMinute: 300 };
       const base = { tenantId: tenant.id, period: "202611", rates, monthlyCap: null, nowMs: t0 };
-      const held = (holdId: string, credits: number) => ({ holdId, tenantId: tenant.id, period: "202611", credits });
+      const held = (holdId: string, credits: number) => ({
+        holdId,
+        tenantId: tenant.id,
+        period: "202611",
+        credits,
+        operation: "GET /search",
+      });
       const used = async () => (await store.creditState(tenant.id, "202611", rates, t0)).credits_used;
 
       // Settled: charged what it took, the rest given back.
@@ -153,11 +160,113 @@ export function describeControlStoreContract(name: string, create: () => Promise
         created_at: "20261122000000",
         expires_at: null,
         revoked_at: null,
+        last_used_at: null,
       };
       await store.insertKey(record, "hash-x");
       expect(await store.expireKey("key_x", "20261122003000")).toBe(true);
       expect(await store.findKey("key_x")).toMatchObject({ expires_at: "20261122003000" });
       expect(await store.expireKey("key_missing", "20261122003000")).toBe(false);
+    });
+
+    it("records a key's last use, never moving it back", async () => {
+      const tenant = await store.createTenant("used", "free");
+      const record = {
+        key_id: "key_used",
+        tenant_id: tenant.id,
+        prefix: "nk_used",
+        created_at: "20261122000000",
+        expires_at: null,
+        revoked_at: null,
+        last_used_at: null,
+      };
+      await store.insertKey(record, "hash-used");
+      await store.touchKey("key_used", "20261122010000");
+      await store.touchKey("key_used", "20261122005900");
+      expect((await store.findKey("key_used"))?.last_used_at).toBe("20261122010000");
+      expect((await store.findKeyOwner("hash-used"))?.key.last_used_at).toBe("20261122010000");
+      expect((await store.listKeys(tenant.id))[0]?.last_used_at).toBe("20261122010000");
+    });
+
+    it("counts calls and credits per UTC day and operation as calls settle, durably", async () => {
+      const tenant = await store.createTenant("metered", "build");
+      const rates = { creditsPerMinute: 300 };
+      const day1 = Date.UTC(2026, 10, 3, 23, 59, 0);
+      const day2 = Date.UTC(2026, 10, 4, 0, 1, 0);
+      const base = { tenantId: tenant.id, period: "202611", rates, monthlyCap: null, minuteNeeded: 1 };
+      const call = async (holdId: string, operation: string, credits: number, charged: number, nowMs: number) => {
+        await store.reserve({ ...base, nowMs, credits, holdId });
+        await store.settle({ holdId, tenantId: tenant.id, period: "202611", credits, operation }, charged, rates, nowMs);
+      };
+      await call("h1", "GET /search", 3, 1, day1);
+      await call("h2", "GET /search", 3, 2, day1);
+      await call("h3", "GET /stories", 5, 5, day2);
+      await store.countFreeCall(tenant.id, "GET /account", day2);
+      // An export's unsent rows given back: credits only, the call stays counted.
+      await store.release(tenant.id, "202611", 2, rates, day2, "GET /stories");
+      expect(await store.usage(tenant.id, "20261101", "20261130")).toEqual([
+        { day: "20261103", operation: "GET /search", calls: 2, credits: 3 },
+        { day: "20261104", operation: "GET /account", calls: 1, credits: 0 },
+        { day: "20261104", operation: "GET /stories", calls: 1, credits: 3 },
+      ]);
+      expect(await store.usage(tenant.id, "20261104", "20261104")).toHaveLength(2);
+      // The month's counter agrees with the sum of the days.
+      expect((await store.creditState(tenant.id, "202611", rates, day2)).credits_used).toBe(6);
+      const other = await store.createTenant("metered-other", "build");
+      expect(await store.usage(other.id, "20261101", "20261130")).toEqual([]);
+      store = await fixture.reopen();
+      expect(await store.usage(tenant.id, "20261103", "20261103")).toEqual([
+        { day: "20261103", operation: "GET /search", calls: 2, credits: 3 },
+      ]);
+    });
+
+    it("keeps console users unique by email, found whatever its case", async () => {
+      const tenant = await store.createTenant("staffed", "build");
+      const user = { user_id: "usr_1", tenant_id: tenant.id, email: "Ana@Example.org", created_at: "20261122000000" };
+      await store.createUser(user, "scrypt$hash");
+      expect(await store.findUser("ana@example.ORG")).toEqual({
+        user: { ...user, email: "ana@example.org" },
+        password_hash: "scrypt$hash",
+      });
+      await expect(store.createUser({ ...user, user_id: "usr_2" }, "x")).rejects.toThrow();
+      expect(await store.findUser("nobody@example.org")).toBeUndefined();
+      expect((await store.listUsers(tenant.id)).map((u) => u.user_id)).toEqual(["usr_1"]);
+      expect((await store.listUsers()).some((u) => u.user_id === "usr_1")).toBe(true);
+      expect(await store.setPassword("usr_1", "scrypt$new")).toBe(true);
+      expect((await store.findUser("ana@example.org"))?.password_hash).toBe("scrypt$new");
+      expect(await store.setPassword("usr_missing", "x")).toBe(false);
+    });
+
+    it("keeps console sessions by hash until deleted or expired", async () => {
+      const tenant = await store.createTenant("signed-in", "build");
+      await store.createUser(
+        { user_id: "usr_s", tenant_id: tenant.id, email: "s@example.org", created_at: "20261122000000" },
+        "h",
+      );
+      const session = {
+        session_hash: "sess-1",
+        role: "tenant" as const,
+        tenant_id: tenant.id,
+        user_id: "usr_s",
+        csrf_token: "csrf-1",
+        created_at: "20261122000000",
+        expires_at: "20261122080000",
+      };
+      const operator = {
+        ...session,
+        session_hash: "sess-2",
+        role: "operator" as const,
+        tenant_id: null,
+        user_id: null,
+        expires_at: "20261122120000",
+      };
+      await store.createSession(session);
+      await store.createSession(operator);
+      expect(await store.findSession("sess-1")).toEqual(session);
+      expect(await store.findSession("sess-2")).toEqual(operator);
+      expect(await store.deleteExpiredSessions("20261122080000")).toBe(1);
+      expect(await store.findSession("sess-1")).toBeUndefined();
+      await store.deleteSession("sess-2");
+      expect(await store.findSession("sess-2")).toBeUndefined();
     });
   });
 }

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { OpenSearchIndex } from "../../src/adapters/opensearch/opensearch-index.js";
 import type { ArticleDetail } from "../../src/domain/article.js";
-import type { ExportPosition, ExportRow } from "../../src/ports/article-export.js";
+import type { ExportPosition } from "../../src/ports/article-export.js";
+import { toArticle } from "../../src/domain/article.js";
 import { readArticles, realRows, tieGroup, writeGkgFile } from "../support/gkg-fixtures.js";
 import { sampleOpenSearchIndex, type TestOpenSearch } from "../support/opensearch.js";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -29,21 +30,25 @@ describe("OpenSearch index: export walk", () => {
   });
 
   async function drain(walk: Awaited<ReturnType<OpenSearchIndex["openExport"]>>, from: ExportPosition | null) {
-    const rows: ExportRow[] = [];
+    const rows: Array<ExportPosition & { line: string }> = [];
     let start: ExportPosition | null = from;
+    const decoder = new TextDecoder();
     for (let guard = 0; guard < 1000; guard++) {
       const batch = await walk.next(start, 97);
       expect(batch.partitionsFailed).toEqual([]);
       if (batch.rows.length === 0) break;
-      rows.push(...batch.rows);
-      const last = batch.rows[batch.rows.length - 1] as ExportRow;
+      batch.rows.forEach((row, i) => {
+        const begin = i === 0 ? 0 : (batch.lines.ends[i - 1] as number);
+        rows.push({ ...row, line: decoder.decode(batch.lines.bytes.subarray(begin, batch.lines.ends[i])) });
+      });
+      const last = batch.rows[batch.rows.length - 1] as ExportPosition;
       start = { published_at: last.published_at, id: last.id };
     }
     return rows;
   }
 
-  it("walks every match once, newest first, with documents as written, and ignores what is written after it opened", async () => {
-    const walk = await index.openExport({ filters: {}, after: null }, 5000);
+  it("walks every match once, newest first, each a line of its view, and ignores what is written after it opened", async () => {
+    const walk = await index.openExport({ filters: {}, after: null, view: "full" }, 5000);
     try {
       expect(walk.count).toMatchObject({ total: articles.length, remaining: articles.length, largeTieGroups: [] });
       expect(walk.count.partitionsFailed).toEqual([]);
@@ -60,11 +65,14 @@ describe("OpenSearch index: export walk", () => {
       const rows = await drain(walk, null);
       expect(rows.map((r) => r.id)).toEqual(newestFirst(articles).map((a) => a.id));
       const sample = articles[77] as ArticleDetail;
-      expect(JSON.parse(rows.find((r) => r.id === sample.id)?.doc ?? "null")).toEqual(sample);
+      // Each line the article in the full view, ending in a newline.
+      const line = rows.find((r) => r.id === sample.id)?.line ?? "";
+      expect(line.endsWith("\n")).toBe(true);
+      expect(JSON.parse(line)).toEqual(toArticle(sample));
     } finally {
       await walk.close();
     }
-    const after = await index.openExport({ filters: {}, after: null }, 5000);
+    const after = await index.openExport({ filters: {}, after: null, view: "full" }, 5000);
     expect(after.count.total).toBe(articles.length + 3);
     await after.close();
   });
@@ -75,7 +83,10 @@ describe("OpenSearch index: export walk", () => {
     const position = { published_at: at.published_at as string, id: at.id };
     const limit = 3;
     // The window leaves out what the first test wrote late.
-    const walk = await index.openExport({ filters: { language: "eng", to: "20981231235959" }, after: position }, limit);
+    const walk = await index.openExport(
+      { filters: { language: "eng", to: "20981231235959" }, after: position, view: "compact" },
+      limit,
+    );
     try {
       expect(walk.count.total).toBe(english.length);
       expect(walk.count.remaining).toBe(english.length - 41);
@@ -92,6 +103,15 @@ describe("OpenSearch index: export walk", () => {
       expect(walk.count.largeTieGroups).toEqual(expected);
       const rows = await drain(walk, position);
       expect(rows.map((r) => r.id)).toEqual(english.slice(41).map((a) => a.id));
+      expect(Object.keys(JSON.parse(rows[0]?.line ?? "{}"))).toEqual([
+        "id",
+        "title",
+        "url",
+        "source",
+        "published_at",
+        "language",
+        "story_id",
+      ]);
     } finally {
       await walk.close();
     }

@@ -13,8 +13,8 @@ import { cutSlots, GdeltMirror, type MirrorSlot } from "../support/gdelt-mirror.
 
 type Slot = MirrorSlot & { gkg: string[][]; translation: string[][] };
 
-const PER_SLOT = 900;
-const BATCH = 50;
+const PER_SLOT = 300;
+const BATCH = 25;
 const slots: Slot[] = cutSlots("20260210080000", 3, PER_SLOT);
 const at = (i: number): Slot => slots[i] as Slot;
 

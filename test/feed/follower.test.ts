@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SlotKind } from "../../src/domain/feed-slots.js";
 import type { FeedFollower } from "../../src/usecases/feed/feed-follower.js";
 import { parseStamp } from "../../src/shared/timestamps.js";
-import { spawnCli } from "../support/cli-process.js";
+import { runCli } from "../support/cli-process.js";
 import { cutSlots, GdeltMirror, zipRows, type MirrorSlot } from "../support/gdelt-mirror.js";
 import { TestClock } from "../support/test-clock.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
@@ -190,7 +190,7 @@ describe("following GDELT's feed", () => {
 
   it("prints the ledger as JSON with `newsindex feed --json`, after `newsindex follow --since --until` re-tried the hole", async () => {
     // Up to the end of the year: slots after the master list's newest are not published yet, not holes.
-    const follow = spawnCli([
+    const follow = await runCli([
       "follow",
       mirror.base,
       "--since",
@@ -200,12 +200,12 @@ describe("following GDELT's feed", () => {
       "--data-dir",
       server.dataDir,
     ]);
-    expect(await follow.exited, follow.stderr()).toEqual({ code: 1, signal: null });
-    expect(follow.stdout()).toContain("followed 2 slots: 0 ingested (0 records), 0 pending, 0 failed, 2 missing");
-    expect(follow.stderr()).toContain(`${at(6).slot} gkg: missing (not in the master list)`);
-    const cli = spawnCli(["feed", "--json", "--data-dir", server.dataDir]);
-    expect(await cli.exited).toEqual({ code: 0, signal: null });
-    const report = JSON.parse(cli.stdout()) as {
+    expect(follow.status, follow.stderr).toBe(1);
+    expect(follow.stdout).toContain("followed 2 slots: 0 ingested (0 records), 0 pending, 0 failed, 2 missing");
+    expect(follow.stderr).toContain(`${at(6).slot} gkg: missing (not in the master list)`);
+    const cli = await runCli(["feed", "--json", "--data-dir", server.dataDir]);
+    expect(cli.status).toBe(0);
+    const report = JSON.parse(cli.stdout) as {
       slots: Array<Record<string, unknown>>;
       summary: { ingested: number; pending: number; failed: unknown[]; missing: Array<Record<string, unknown>> };
     };

@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gunzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JUDGED_QUERIES } from "../../eval/search/judged-set.js";
 import { semanticText } from "../../src/domain/semantic-query.js";
@@ -21,6 +22,8 @@ let exact: TestServer;
 /** Kept across the restart below; removed at the end. */
 const dataDir = mkdtempSync(join(tmpdir(), "newsindex-graph-"));
 const MONTH = "202307";
+/** Articles in the graph of the test of vectors stored after it. */
+const GRAPHED = 128;
 
 const annFile = (server: TestServer): string => join(server.dataDir, "index", `articles-${MONTH}.ann`);
 const annMeta = (server: TestServer): string => `${annFile(server).slice(0, -4)}.ann.json`;
@@ -148,17 +151,25 @@ describe("a restart", () => {
 describe("vectors stored after the graph file was written", () => {
   it("are compared one by one and merged with the graph's answer", async () => {
     const dir = mkdtempSync(join(tmpdir(), "newsindex-graph-tail-"));
-    const partly = await startTestServer({ dataDir: dir, files: [SAMPLE_FILES.batch2023], config: { annMinMatches: 0 } });
+    // The smallest index that shows it: the first lines of the 2023 batch, a graph of the first GRAPHED, the rest after it.
+    const file = join(dir, "20230702153000.gkg.csv");
+    writeFileSync(file, gunzipSync(readFileSync(SAMPLE_FILES.batch2023)).toString("utf8").split("\n").slice(0, 320).join("\n"));
+    const partly = await startTestServer({ dataDir: join(dir, "data"), files: [file], config: { annMinMatches: 0 } });
     try {
       const stage = partly.container.embeddingStage();
-      const first = await stage.embedNext(MONTH, 400);
-      // The graph of the first 400 is written; the rest are stored in one step that is not the last, so it stays unwritten.
+      const first = await stage.embedNext(MONTH, GRAPHED);
+      // The graph of the first GRAPHED is written; the rest are stored in one step that is not the last, so it stays unwritten.
       await stage.indexVectors(MONTH);
       const rest = first.backlog.articles - first.backlog.embedded;
+      expect(rest).toBeGreaterThan(GRAPHED);
       await stage.embedNext(MONTH, rest);
       const meta = JSON.parse(readFileSync(annMeta(partly), "utf8")) as { upTo: number; articles: number };
-      expect(meta.articles).toBe(400);
-      const reference = await startTestServer({ dataDir: dir, files: [], config: { annMinMatches: 1_000_000_000 } });
+      expect(meta.articles).toBe(GRAPHED);
+      const reference = await startTestServer({
+        dataDir: join(dir, "data"),
+        files: [],
+        config: { annMinMatches: 1_000_000_000 },
+      });
       try {
         for (const q of ["gunfire at a neighbourhood celebration in Maryland", "lawmakers reject the budget"]) {
           const path = `/search?q=${encodeURIComponent(q)}&mode=semantic&limit=50`;

@@ -1,11 +1,28 @@
 import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
+import { run } from "../../src/cli/main.js";
 
 // The CLI as a user runs it: a real Node process on the TypeScript sources.
 
 export const ROOT = new URL("../../", import.meta.url).pathname;
 export const CLI = ["--import", "tsx", join(ROOT, "src/cli/main.ts")];
+
+/** One command line run in process through the CLI's own entry, run(argv, io): its exit code and what it printed on each stream. */
+export async function runCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+): Promise<{ status: number; stdout: string; stderr: string }> {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  const status = await run([...args], {
+    // A command that serves puts its console on a free port: tests run side by side.
+    env: { ...process.env, LOG_LEVEL: "silent", NEWSINDEX_CONSOLE_PORT: "0", ...env },
+    out: (text) => stdout.push(`${text}\n`),
+    err: (text) => stderr.push(`${text}\n`),
+  });
+  return { status, stdout: stdout.join(""), stderr: stderr.join("") };
+}
 
 /** A CLI process, with what it printed so far. */
 export interface CliProcess {
@@ -20,7 +37,8 @@ export function spawnCli(args: readonly string[], env: Record<string, string> = 
   const child = spawn(process.execPath, [...CLI, ...args], {
     cwd: ROOT,
     // A served process does not embed in the background unless a test asks: the model's CPU would slow the others.
-    env: { ...process.env, LOG_LEVEL: "silent", NEWSINDEX_EMBED_IN_SERVER: "off", ...env },
+    // Its console listens on a free port: tests run side by side.
+    env: { ...process.env, LOG_LEVEL: "silent", NEWSINDEX_EMBED_IN_SERVER: "off", NEWSINDEX_CONSOLE_PORT: "0", ...env },
   });
   let stdout = "";
   let stderr = "";

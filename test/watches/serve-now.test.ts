@@ -1,25 +1,16 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { CLI, freePort, ROOT, spawnCli, waitUntil, type CliProcess } from "../support/cli-process.js";
+import { freePort, runCli, spawnCli, waitUntil, type CliProcess } from "../support/cli-process.js";
 import { SAMPLE_FILES } from "../support/test-server.js";
 
 // `newsindex serve --now`: the real process serving the bundled sample as of
-// the time it was collected, its scheduler running a watch over it as news.
+// the time it was collected, its scheduler running a watch over it as news
+// (the commands that prepare its data dir run in process).
 
 let dir: string;
 let served: CliProcess | undefined;
-
-function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(process.execPath, [...CLI, ...args], {
-    cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: "silent" },
-    encoding: "utf8",
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "newsindex-now-"));
@@ -34,15 +25,15 @@ afterAll(async () => {
 });
 
 describe("newsindex serve --now", () => {
-  it("refuses a time that is not 14 digits", () => {
-    const result = cli(["serve", "--data-dir", dir, "--now", "2023-07-02"]);
+  it("refuses a time that is not 14 digits", async () => {
+    const result = await runCli(["serve", "--data-dir", dir, "--now", "2023-07-02"]);
     expect(result.status).toBe(2);
     expect(result.stderr).toContain("--now takes a 14-digit UTC time");
   });
 
   it("serves as of that instant: plan windows and watch runs use the replayed clock", async () => {
-    expect(cli(["ingest", "--data-dir", dir, SAMPLE_FILES.batch2023]).status).toBe(0);
-    const issued = cli(["keys", "create", "--data-dir", dir, "--tenant", "replay", "--plan", "free", "--json"]);
+    expect((await runCli(["ingest", "--data-dir", dir, SAMPLE_FILES.batch2023])).status).toBe(0);
+    const issued = await runCli(["keys", "create", "--data-dir", dir, "--tenant", "replay", "--plan", "free", "--json"]);
     const key = (JSON.parse(issued.stdout) as { key: string }).key;
     const port = await freePort();
     served = spawnCli(["serve", "--data-dir", dir, "--port", String(port), "--now", "20230702160000"]);

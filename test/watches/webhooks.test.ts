@@ -178,11 +178,15 @@ describe("webhook delivery", () => {
     );
     const id = String(created.id);
     const owner = (await server.container.accounts.callerForKey((await server.container.accounts.identify(free)).key.key_id))!;
-    const hold = await server.container.credits.reserveForJob(owner.caller, {
-      min: 0,
-      max: PLANS.free.credits_limit - (await creditsUsed(free)),
-      breakdown: [],
-    });
+    const hold = await server.container.credits.reserveForJob(
+      owner.caller,
+      {
+        min: 0,
+        max: PLANS.free.credits_limit - (await creditsUsed(free)),
+        breakdown: [],
+      },
+      "watch runs",
+    );
     expect(hold).toBeDefined();
     // The run does not fit in what is left this month: paused_credits, nothing recorded, nothing charged.
     expect((await jobs().runner.runDue()).find((r) => r.watch_id === id)).toMatchObject({ outcome: "paused_credits" });
@@ -196,11 +200,15 @@ describe("webhook delivery", () => {
     expect(await json(await server.get(`/watches/${id}`, free))).toMatchObject({ status: "active" });
 
     // Out of credits again before the delivery: it is held.
-    const again = await server.container.credits.reserveForJob(owner.caller, {
-      min: 0,
-      max: PLANS.free.credits_limit - (await creditsUsed(free)),
-      breakdown: [],
-    });
+    const again = await server.container.credits.reserveForJob(
+      owner.caller,
+      {
+        min: 0,
+        max: PLANS.free.credits_limit - (await creditsUsed(free)),
+        breakdown: [],
+      },
+      "watch runs",
+    );
     expect(await jobs().deliverer.deliverDue()).toEqual([expect.objectContaining({ outcome: "held_credits" })]);
     expect(receiver.requests).toHaveLength(0);
     clock.advance(59 * MINUTE);
@@ -224,11 +232,15 @@ describe("webhook delivery", () => {
     await jobs().runner.runDue();
     const owner = (await server.container.accounts.callerForKey((await server.container.accounts.identify(key)).key.key_id))!;
     const used = (await server.container.credits.account({ tenant, plan: PLANS.free })).credits_used;
-    const hold = await server.container.credits.reserveForJob(owner.caller, {
-      min: 0,
-      max: PLANS.free.credits_limit - used,
-      breakdown: [],
-    });
+    const hold = await server.container.credits.reserveForJob(
+      owner.caller,
+      {
+        min: 0,
+        max: PLANS.free.credits_limit - used,
+        breakdown: [],
+      },
+      "watch runs",
+    );
     expect(await jobs().deliverer.deliverDue()).toEqual([expect.objectContaining({ outcome: "held_credits" })]);
     clock.advance(7 * 24 * 60 * MINUTE);
     expect(await jobs().deliverer.deliverDue()).toEqual([expect.objectContaining({ outcome: "failed" })]);

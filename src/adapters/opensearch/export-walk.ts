@@ -1,11 +1,11 @@
 import type { Client } from "@opensearch-project/opensearch";
+import { encodeLines, type EncodedLines, type ExportView } from "../../domain/export-lines.js";
 import { parseStamp, toStamp } from "../../shared/timestamps.js";
 import type {
   ExportBatch,
   ExportCount,
   ExportPosition,
   ExportQuery,
-  ExportRow,
   ExportStart,
   ExportWalk,
   LargeTieGroup,
@@ -24,6 +24,7 @@ import { search, type SearchBody, type SearchResponse } from "./search-request.j
 // keeps the point in time alive for another KEEP_ALIVE; `close` releases it.
 
 const KEEP_ALIVE = "5m";
+const NO_LINES: EncodedLines = { bytes: new Uint8Array(0), ends: [] };
 const NEWEST_FIRST: NonNullable<SearchBody["sort"]> = [{ "indexed.stamp": "desc" }, { id: "desc" }];
 /** Timestamps counted per count at most, as large tie groups (each over the limit: a few at most in practice). */
 const MAX_TIE_GROUPS = 1000;
@@ -69,7 +70,15 @@ export async function openExportWalk(
     if (!isUnavailable(error)) throw error;
     return closedWalk(unreadCoverage(targets.months, error, targets.failed));
   }
-  return new PitExportWalk(client, pit, read, matching, count, (r) => coverageOf(names, targets.months, r).partitionsFailed);
+  return new PitExportWalk(
+    client,
+    pit,
+    read,
+    matching,
+    query.view,
+    count,
+    (r) => coverageOf(names, targets.months, r).partitionsFailed,
+  );
 }
 
 class PitExportWalk implements ExportWalk {
@@ -80,12 +89,13 @@ class PitExportWalk implements ExportWalk {
     private readonly pit: string,
     private readonly read: (body: SearchBody) => Promise<SearchResponse<unknown>>,
     private readonly matching: Query,
+    private readonly view: ExportView,
     readonly count: ExportCount,
     private readonly failuresOf: (response: SearchResponse<unknown>) => PartitionFailure[],
   ) {}
 
   async next(start: ExportStart | null, n: number): Promise<ExportBatch> {
-    if (!this.open || n <= 0) return { rows: [], partitionsFailed: [] };
+    if (!this.open || n <= 0) return { rows: [], lines: NO_LINES, partitionsFailed: [] };
     const seek = start === null ? undefined : "before" in start ? [ms(start.before), ""] : [ms(start.published_at), start.id];
     let response: SearchResponse<unknown>;
     try {
@@ -99,16 +109,19 @@ class PitExportWalk implements ExportWalk {
       });
     } catch (error) {
       if (!isUnavailable(error)) throw error;
-      return { rows: [], partitionsFailed: unreadCoverage(this.count.partitionsRead, error).partitionsFailed };
+      return { rows: [], lines: NO_LINES, partitionsFailed: unreadCoverage(this.count.partitionsRead, error).partitionsFailed };
     }
     const failed = this.failuresOf(response);
-    if (failed.length > 0) return { rows: [], partitionsFailed: failed };
-    const rows: ExportRow[] = response.hits.hits.map((hit) => ({
-      published_at: toStamp(hit.sort?.[0] as number),
-      id: hit._id,
-      doc: JSON.stringify(hit._source),
-    }));
-    return { rows, partitionsFailed: [] };
+    if (failed.length > 0) return { rows: [], lines: NO_LINES, partitionsFailed: failed };
+    const hits = response.hits.hits;
+    return {
+      rows: hits.map((hit) => ({ published_at: toStamp(hit.sort?.[0] as number), id: hit._id })),
+      lines: encodeLines(
+        hits.map((hit) => JSON.stringify(hit._source)),
+        this.view,
+      ),
+      partitionsFailed: [],
+    };
   }
 
   async close(): Promise<void> {
@@ -204,7 +217,7 @@ function merge(a: IndexCoverage, b: IndexCoverage): IndexCoverage {
 function closedWalk(coverage: IndexCoverage): ExportWalk {
   return {
     count: { total: 0, remaining: 0, largeTieGroups: [], ...coverage },
-    next: async () => ({ rows: [], partitionsFailed: [] }),
+    next: async () => ({ rows: [], lines: NO_LINES, partitionsFailed: [] }),
     close: async () => undefined,
   };
 }

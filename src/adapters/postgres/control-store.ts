@@ -3,9 +3,23 @@ import pg from "pg";
 import { admitCredits, admitMessage } from "../../domain/billing/admission.js";
 import { refilledTokens, refundedTokens } from "../../domain/billing/token-bucket.js";
 import type { PlanId } from "../../domain/plans.js";
-import { toKey, toTenant, type KeyRow, type TenantRow } from "../control-rows.js";
+import {
+  KEY_COLUMNS,
+  toKey,
+  toSession,
+  toTenant,
+  toUsageDay,
+  toUser,
+  type KeyRow,
+  type SessionRow,
+  type TenantRow,
+  type UsageRow,
+  type UserRow,
+} from "../control-rows.js";
 import type {
   ApiKeyRecord,
+  ConsoleSession,
+  ConsoleUser,
   ControlStore,
   CreditState,
   HeldCredits,
@@ -15,6 +29,7 @@ import type {
   Reservation,
   Reserve,
   Tenant,
+  UsageDay,
 } from "../../ports/control-store.js";
 import { toStamp } from "../../shared/timestamps.js";
 import { inTransaction, type Queryable } from "./transaction.js";
@@ -76,6 +91,17 @@ export class PostgresControlStore implements ControlStore {
         id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL REFERENCES ${s}.tenants(id), period TEXT NOT NULL,
         credits BIGINT NOT NULL, holder TEXT NOT NULL);
       CREATE INDEX IF NOT EXISTS credit_holds_holder ON ${s}.credit_holds (holder);
+      ALTER TABLE ${s}.api_keys ADD COLUMN IF NOT EXISTS last_used_at TEXT;
+      CREATE TABLE IF NOT EXISTS ${s}.usage_days (
+        tenant_id TEXT NOT NULL REFERENCES ${s}.tenants(id), day TEXT NOT NULL, operation TEXT NOT NULL,
+        calls BIGINT NOT NULL DEFAULT 0, credits BIGINT NOT NULL DEFAULT 0, PRIMARY KEY (tenant_id, day, operation));
+      CREATE TABLE IF NOT EXISTS ${s}.console_users (
+        user_id TEXT PRIMARY KEY, tenant_id TEXT NOT NULL REFERENCES ${s}.tenants(id), email TEXT NOT NULL UNIQUE,
+        password_hash TEXT NOT NULL, created_at TEXT NOT NULL);
+      CREATE TABLE IF NOT EXISTS ${s}.console_sessions (
+        session_hash TEXT PRIMARY KEY, role TEXT NOT NULL, tenant_id TEXT REFERENCES ${s}.tenants(id),
+        user_id TEXT REFERENCES ${s}.console_users(user_id), csrf_token TEXT NOT NULL,
+        created_at TEXT NOT NULL, expires_at TEXT NOT NULL);
     `);
   }
 
@@ -135,8 +161,18 @@ export class PostgresControlStore implements ControlStore {
   async insertKey(record: ApiKeyRecord, keyHash: string): Promise<void> {
     await this.ready;
     await this.pool.query(
-      `INSERT INTO ${this.s}.api_keys (key_id, tenant_id, key_hash, prefix, created_at, expires_at, revoked_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-      [record.key_id, record.tenant_id, keyHash, record.prefix, record.created_at, record.expires_at, record.revoked_at],
+      `INSERT INTO ${this.s}.api_keys (key_id, tenant_id, key_hash, prefix, created_at, expires_at, revoked_at, last_used_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+      [
+        record.key_id,
+        record.tenant_id,
+        keyHash,
+        record.prefix,
+        record.created_at,
+        record.expires_at,
+        record.revoked_at,
+        record.last_used_at,
+      ],
     );
   }
 
@@ -145,7 +181,7 @@ export class PostgresControlStore implements ControlStore {
     const { rows } = await this.pool.query<
       KeyRow & { t_name: string; t_plan: string; t_suspended: boolean; t_created_at: string }
     >(
-      `SELECT k.key_id, k.tenant_id, k.prefix, k.created_at, k.expires_at, k.revoked_at,
+      `SELECT k.key_id, k.tenant_id, k.prefix, k.created_at, k.expires_at, k.revoked_at, k.last_used_at,
               t.name AS t_name, t.plan AS t_plan, t.suspended AS t_suspended, t.created_at AS t_created_at
        FROM ${this.s}.api_keys k JOIN ${this.s}.tenants t ON t.id = k.tenant_id WHERE k.key_hash = $1`,
       [keyHash],
@@ -166,16 +202,13 @@ export class PostgresControlStore implements ControlStore {
 
   async findKey(keyId: string): Promise<ApiKeyRecord | undefined> {
     await this.ready;
-    const { rows } = await this.pool.query<KeyRow>(
-      `SELECT key_id, tenant_id, prefix, created_at, expires_at, revoked_at FROM ${this.s}.api_keys WHERE key_id = $1`,
-      [keyId],
-    );
+    const { rows } = await this.pool.query<KeyRow>(`SELECT ${KEY_COLUMNS} FROM ${this.s}.api_keys WHERE key_id = $1`, [keyId]);
     return rows[0] && toKey(rows[0]);
   }
 
   async listKeys(tenantId?: string): Promise<ApiKeyRecord[]> {
     await this.ready;
-    const cols = "key_id, tenant_id, prefix, created_at, expires_at, revoked_at";
+    const cols = KEY_COLUMNS;
     const { rows } = tenantId
       ? await this.pool.query<KeyRow>(`SELECT ${cols} FROM ${this.s}.api_keys WHERE tenant_id = $1 ORDER BY created_at, key_id`, [
           tenantId,
@@ -202,6 +235,14 @@ export class PostgresControlStore implements ControlStore {
     return (result.rowCount ?? 0) > 0;
   }
 
+  async touchKey(keyId: string, at: string): Promise<void> {
+    await this.ready;
+    await this.pool.query(
+      `UPDATE ${this.s}.api_keys SET last_used_at = $1 WHERE key_id = $2 AND (last_used_at IS NULL OR last_used_at < $1)`,
+      [at, keyId],
+    );
+  }
+
   async reserve(request: Reserve): Promise<Reservation> {
     await this.ready;
     if (request.holdId !== undefined) await this.alive();
@@ -225,9 +266,19 @@ export class PostgresControlStore implements ControlStore {
     });
   }
 
-  async release(tenantId: string, period: string, credits: number, rates: Rates, nowMs: number): Promise<CreditState> {
+  async release(
+    tenantId: string,
+    period: string,
+    credits: number,
+    rates: Rates,
+    nowMs: number,
+    operation?: string,
+  ): Promise<CreditState> {
     await this.ready;
-    return this.inTenantTransaction(tenantId, (db) => this.giveBack(db, tenantId, period, credits, rates, nowMs));
+    return this.inTenantTransaction(tenantId, async (db) => {
+      if (operation !== undefined) await this.count(db, tenantId, nowMs, operation, 0, -credits);
+      return this.giveBack(db, tenantId, period, credits, rates, nowMs);
+    });
   }
 
   async settle(hold: HeldCredits, charged: number, rates: Rates, nowMs: number): Promise<CreditState> {
@@ -236,6 +287,7 @@ export class PostgresControlStore implements ControlStore {
       const deleted = await db.query(`DELETE FROM ${this.s}.credit_holds WHERE id = $1`, [hold.holdId]);
       // Released as abandoned already: the reservation is gone, so the charge is counted afresh.
       const unused = (deleted.rowCount ?? 0) > 0 ? hold.credits - charged : -charged;
+      await this.count(db, hold.tenantId, nowMs, hold.operation, 1, charged);
       return this.giveBack(db, hold.tenantId, hold.period, unused, rates, nowMs);
     });
   }
@@ -273,6 +325,96 @@ export class PostgresControlStore implements ControlStore {
       credits_used: await this.monthUsed(this.pool, tenantId, period),
       minute_tokens: await this.refilled(this.pool, tenantId, "credits", rates.creditsPerMinute, nowMs),
     };
+  }
+
+  async countFreeCall(tenantId: string, operation: string, nowMs: number): Promise<void> {
+    await this.ready;
+    await this.count(this.pool, tenantId, nowMs, operation, 1, 0);
+  }
+
+  async usage(tenantId: string, fromDay: string, toDay: string): Promise<UsageDay[]> {
+    await this.ready;
+    const { rows } = await this.pool.query<UsageRow>(
+      `SELECT day, operation, calls, credits FROM ${this.s}.usage_days
+       WHERE tenant_id = $1 AND day >= $2 AND day <= $3 ORDER BY day, operation`,
+      [tenantId, fromDay, toDay],
+    );
+    return rows.map(toUsageDay);
+  }
+
+  async createUser(user: ConsoleUser, passwordHash: string): Promise<void> {
+    await this.ready;
+    await this.pool.query(
+      `INSERT INTO ${this.s}.console_users (user_id, tenant_id, email, password_hash, created_at) VALUES ($1, $2, $3, $4, $5)`,
+      [user.user_id, user.tenant_id, user.email.toLowerCase(), passwordHash, user.created_at],
+    );
+  }
+
+  async findUser(email: string): Promise<{ user: ConsoleUser; password_hash: string } | undefined> {
+    await this.ready;
+    const { rows } = await this.pool.query<UserRow & { password_hash: string }>(
+      `SELECT * FROM ${this.s}.console_users WHERE email = $1`,
+      [email.toLowerCase()],
+    );
+    const row = rows[0];
+    return row && { user: toUser(row), password_hash: row.password_hash };
+  }
+
+  async listUsers(tenantId?: string): Promise<ConsoleUser[]> {
+    await this.ready;
+    const cols = "user_id, tenant_id, email, created_at";
+    const { rows } = tenantId
+      ? await this.pool.query<UserRow>(
+          `SELECT ${cols} FROM ${this.s}.console_users WHERE tenant_id = $1 ORDER BY created_at, email`,
+          [tenantId],
+        )
+      : await this.pool.query<UserRow>(`SELECT ${cols} FROM ${this.s}.console_users ORDER BY created_at, email`);
+    return rows.map(toUser);
+  }
+
+  async setPassword(userId: string, passwordHash: string): Promise<boolean> {
+    await this.ready;
+    const result = await this.pool.query(`UPDATE ${this.s}.console_users SET password_hash = $1 WHERE user_id = $2`, [
+      passwordHash,
+      userId,
+    ]);
+    return (result.rowCount ?? 0) > 0;
+  }
+
+  async createSession(session: ConsoleSession): Promise<void> {
+    await this.ready;
+    await this.pool.query(
+      `INSERT INTO ${this.s}.console_sessions (session_hash, role, tenant_id, user_id, csrf_token, created_at, expires_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
+      [
+        session.session_hash,
+        session.role,
+        session.tenant_id,
+        session.user_id,
+        session.csrf_token,
+        session.created_at,
+        session.expires_at,
+      ],
+    );
+  }
+
+  async findSession(sessionHash: string): Promise<ConsoleSession | undefined> {
+    await this.ready;
+    const { rows } = await this.pool.query<SessionRow>(`SELECT * FROM ${this.s}.console_sessions WHERE session_hash = $1`, [
+      sessionHash,
+    ]);
+    return rows[0] && toSession(rows[0]);
+  }
+
+  async deleteSession(sessionHash: string): Promise<void> {
+    await this.ready;
+    await this.pool.query(`DELETE FROM ${this.s}.console_sessions WHERE session_hash = $1`, [sessionHash]);
+  }
+
+  async deleteExpiredSessions(at: string): Promise<number> {
+    await this.ready;
+    const result = await this.pool.query(`DELETE FROM ${this.s}.console_sessions WHERE expires_at <= $1`, [at]);
+    return result.rowCount ?? 0;
   }
 
   async takeMessage(tenantId: string, perMinute: number, nowMs: number): Promise<MessageAdmission> {
@@ -330,6 +472,23 @@ export class PostgresControlStore implements ControlStore {
       await db.query(`SELECT 1 FROM ${this.s}.tenants WHERE id = $1 FOR UPDATE`, [tenantId]);
       return work(db);
     });
+  }
+
+  /** Adds to the usage counter of the tenant's UTC day of `nowMs` and `operation`. */
+  private async count(
+    db: Queryable,
+    tenantId: string,
+    nowMs: number,
+    operation: string,
+    calls: number,
+    credits: number,
+  ): Promise<void> {
+    await db.query(
+      `INSERT INTO ${this.s}.usage_days (tenant_id, day, operation, calls, credits) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (tenant_id, day, operation) DO UPDATE SET calls = ${this.s}.usage_days.calls + EXCLUDED.calls,
+         credits = ${this.s}.usage_days.credits + EXCLUDED.credits`,
+      [tenantId, toStamp(nowMs).slice(0, 8), operation, calls, credits],
+    );
   }
 
   private async monthUsed(db: Queryable, tenantId: string, period: string): Promise<number> {

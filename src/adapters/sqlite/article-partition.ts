@@ -25,6 +25,8 @@ const READ_BUSY_MS = 250;
 const WRITE_BUSY_MS = 5000;
 /** Page cache (negative: KiB) of a connection that reads. */
 const READ_CACHE_KIB = -16_384;
+/** Page cache of a connection that maps nothing: enough for the trees' inner pages. */
+const UNMAPPED_CACHE_KIB = -2048;
 
 /** A monthly index file written by another version of the index layout. */
 export class OutdatedIndexError extends Error {
@@ -55,7 +57,8 @@ export class ArticlePartition {
   private readonly memos = new Map<string, unknown>();
   private memoVersion = -1;
 
-  constructor(month: string, path: string, options: { create: boolean }) {
+  /** `mapped: false` reads through the page cache alone (a small one): for reads of a whole index once over. */
+  constructor(month: string, path: string, options: { create: boolean; mapped?: boolean }) {
     this.month = month;
     this.path = path;
     this.db = new Database(path, { fileMustExist: !options.create, timeout: options.create ? WRITE_BUSY_MS : READ_BUSY_MS });
@@ -63,9 +66,9 @@ export class ArticlePartition {
     try {
       this.db.pragma("journal_mode = WAL");
       this.db.pragma("synchronous = NORMAL");
-      // Reads come through the memory map; the page cache grows only once the connection writes.
-      this.db.pragma(`cache_size = ${READ_CACHE_KIB}`);
-      this.db.pragma("mmap_size = 2147483648");
+      // Reads come through the memory map (unless `mapped: false`); the page cache grows only once the connection writes.
+      this.db.pragma(`cache_size = ${options.mapped === false ? UNMAPPED_CACHE_KIB : READ_CACHE_KIB}`);
+      this.db.pragma(options.mapped === false ? "mmap_size = 0" : "mmap_size = 2147483648");
       this.db.pragma("temp_store = MEMORY");
       // A bulk ingest dirties many postings pages per transaction; checkpointing every 40 MB
       // instead of every 4 MB writes each of them back far fewer times.

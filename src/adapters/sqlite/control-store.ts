@@ -7,9 +7,23 @@ import { admitCredits, admitMessage } from "../../domain/billing/admission.js";
 import { refilledTokens, refundedTokens } from "../../domain/billing/token-bucket.js";
 import { SqliteFollowerLease, SqliteSlotLedger } from "./slot-ledger.js";
 import type { PlanId } from "../../domain/plans.js";
-import { toKey, toTenant, type KeyRow, type TenantRow } from "../control-rows.js";
+import {
+  KEY_COLUMNS,
+  toKey,
+  toSession,
+  toTenant,
+  toUsageDay,
+  toUser,
+  type KeyRow,
+  type SessionRow,
+  type TenantRow,
+  type UsageRow,
+  type UserRow,
+} from "../control-rows.js";
 import type {
   ApiKeyRecord,
+  ConsoleSession,
+  ConsoleUser,
   ControlStore,
   CreditState,
   HeldCredits,
@@ -19,10 +33,11 @@ import type {
   Reservation,
   Reserve,
   Tenant,
+  UsageDay,
 } from "../../ports/control-store.js";
 import { toStamp } from "../../shared/timestamps.js";
 
-// control.db: tenants, keys (hash only) and durable credit counters.
+// control.db: tenants, keys (hash only), durable credit and usage counters, console users and sessions.
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS tenants (
@@ -68,7 +83,35 @@ CREATE TABLE IF NOT EXISTS credit_holds (
   holder TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS credit_holds_holder ON credit_holds(holder);
+-- Calls and credits per tenant, UTC day and operation: the console's usage chart.
+CREATE TABLE IF NOT EXISTS usage_days (
+  tenant_id TEXT NOT NULL REFERENCES tenants(id),
+  day TEXT NOT NULL,
+  operation TEXT NOT NULL,
+  calls INTEGER NOT NULL DEFAULT 0,
+  credits INTEGER NOT NULL DEFAULT 0,
+  PRIMARY KEY (tenant_id, day, operation)
+);
+CREATE TABLE IF NOT EXISTS console_users (
+  user_id TEXT PRIMARY KEY,
+  tenant_id TEXT NOT NULL REFERENCES tenants(id),
+  email TEXT NOT NULL UNIQUE,
+  password_hash TEXT NOT NULL,
+  created_at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS console_sessions (
+  session_hash TEXT PRIMARY KEY,
+  role TEXT NOT NULL,
+  tenant_id TEXT REFERENCES tenants(id),
+  user_id TEXT REFERENCES console_users(user_id),
+  csrf_token TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  expires_at TEXT NOT NULL
+);
 `;
+
+/** Columns added after a table's first version: added to a control.db that lacks them. */
+const ADDED_COLUMNS = [{ table: "api_keys", column: "last_used_at", type: "TEXT" }];
 
 /** The store instances open in this process: a holder of this pid not among them has ended (a restart as pid 1). */
 const OPEN_HOLDERS = new Set<string>();
@@ -96,6 +139,10 @@ export class SqliteControlStore implements ControlStore {
     this.db = openDatabase(path);
     this.db.pragma("foreign_keys = ON");
     this.db.exec(SCHEMA);
+    for (const { table, column, type } of ADDED_COLUMNS) {
+      const columns = this.db.prepare(`PRAGMA table_info(${table})`).all() as Array<{ name: string }>;
+      if (!columns.some((c) => c.name === column)) this.db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} ${type}`);
+    }
     this.statements = new StatementCache(this.db);
     OPEN_HOLDERS.add(this.holder);
   }
@@ -140,15 +187,24 @@ export class SqliteControlStore implements ControlStore {
   async insertKey(record: ApiKeyRecord, keyHash: string): Promise<void> {
     this.statements
       .get(
-        "INSERT INTO api_keys (key_id, tenant_id, key_hash, prefix, created_at, expires_at, revoked_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        "INSERT INTO api_keys (key_id, tenant_id, key_hash, prefix, created_at, expires_at, revoked_at, last_used_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
       )
-      .run(record.key_id, record.tenant_id, keyHash, record.prefix, record.created_at, record.expires_at, record.revoked_at);
+      .run(
+        record.key_id,
+        record.tenant_id,
+        keyHash,
+        record.prefix,
+        record.created_at,
+        record.expires_at,
+        record.revoked_at,
+        record.last_used_at,
+      );
   }
 
   async findKeyOwner(keyHash: string): Promise<KeyOwner | undefined> {
     const row = this.statements
       .get(
-        `SELECT k.key_id, k.tenant_id, k.prefix, k.created_at, k.expires_at, k.revoked_at,
+        `SELECT k.key_id, k.tenant_id, k.prefix, k.created_at, k.expires_at, k.revoked_at, k.last_used_at,
                 t.id AS t_id, t.name AS t_name, t.plan AS t_plan, t.suspended AS t_suspended, t.created_at AS t_created_at
          FROM api_keys k JOIN tenants t ON t.id = k.tenant_id WHERE k.key_hash = ?`,
       )
@@ -168,7 +224,7 @@ export class SqliteControlStore implements ControlStore {
   }
 
   async listKeys(tenantId?: string): Promise<ApiKeyRecord[]> {
-    const cols = "key_id, tenant_id, prefix, created_at, expires_at, revoked_at";
+    const cols = KEY_COLUMNS;
     const rows = tenantId
       ? this.statements.get(`SELECT ${cols} FROM api_keys WHERE tenant_id = ? ORDER BY created_at, key_id`).all(tenantId)
       : this.statements.get(`SELECT ${cols} FROM api_keys ORDER BY created_at, key_id`).all();
@@ -191,9 +247,7 @@ export class SqliteControlStore implements ControlStore {
   }
 
   async findKey(keyId: string): Promise<ApiKeyRecord | undefined> {
-    const row = this.statements
-      .get("SELECT key_id, tenant_id, prefix, created_at, expires_at, revoked_at FROM api_keys WHERE key_id = ?")
-      .get(keyId) as KeyRow | undefined;
+    const row = this.statements.get(`SELECT ${KEY_COLUMNS} FROM api_keys WHERE key_id = ?`).get(keyId) as KeyRow | undefined;
     return row && toKey(row);
   }
 
@@ -204,6 +258,12 @@ export class SqliteControlStore implements ControlStore {
       )
       .run(at, keyId, at);
     return result.changes > 0;
+  }
+
+  async touchKey(keyId: string, at: string): Promise<void> {
+    this.statements
+      .get("UPDATE api_keys SET last_used_at = ? WHERE key_id = ? AND (last_used_at IS NULL OR last_used_at < ?)")
+      .run(at, keyId, at);
   }
 
   async reserve(request: Reserve): Promise<Reservation> {
@@ -228,8 +288,20 @@ export class SqliteControlStore implements ControlStore {
       .immediate();
   }
 
-  async release(tenantId: string, period: string, credits: number, rates: Rates, nowMs: number): Promise<CreditState> {
-    return this.db.transaction((): CreditState => this.giveBack(tenantId, period, credits, rates, nowMs)).immediate();
+  async release(
+    tenantId: string,
+    period: string,
+    credits: number,
+    rates: Rates,
+    nowMs: number,
+    operation?: string,
+  ): Promise<CreditState> {
+    return this.db
+      .transaction((): CreditState => {
+        if (operation !== undefined) this.count(tenantId, nowMs, operation, 0, -credits);
+        return this.giveBack(tenantId, period, credits, rates, nowMs);
+      })
+      .immediate();
   }
 
   async settle(hold: HeldCredits, charged: number, rates: Rates, nowMs: number): Promise<CreditState> {
@@ -238,6 +310,7 @@ export class SqliteControlStore implements ControlStore {
         const held = this.statements.get("DELETE FROM credit_holds WHERE id = ?").run(hold.holdId).changes > 0;
         // Released as abandoned already: the reservation is gone, so the charge is counted afresh.
         const unused = held ? hold.credits - charged : -charged;
+        this.count(hold.tenantId, nowMs, hold.operation, 1, charged);
         return this.giveBack(hold.tenantId, hold.period, unused, rates, nowMs);
       })
       .immediate();
@@ -270,6 +343,75 @@ export class SqliteControlStore implements ControlStore {
     };
   }
 
+  async countFreeCall(tenantId: string, operation: string, nowMs: number): Promise<void> {
+    this.count(tenantId, nowMs, operation, 1, 0);
+  }
+
+  async usage(tenantId: string, fromDay: string, toDay: string): Promise<UsageDay[]> {
+    const rows = this.statements
+      .get(
+        "SELECT day, operation, calls, credits FROM usage_days WHERE tenant_id = ? AND day >= ? AND day <= ? ORDER BY day, operation",
+      )
+      .all(tenantId, fromDay, toDay) as UsageRow[];
+    return rows.map(toUsageDay);
+  }
+
+  async createUser(user: ConsoleUser, passwordHash: string): Promise<void> {
+    this.statements
+      .get("INSERT INTO console_users (user_id, tenant_id, email, password_hash, created_at) VALUES (?, ?, ?, ?, ?)")
+      .run(user.user_id, user.tenant_id, user.email.toLowerCase(), passwordHash, user.created_at);
+  }
+
+  async findUser(email: string): Promise<{ user: ConsoleUser; password_hash: string } | undefined> {
+    const row = this.statements.get("SELECT * FROM console_users WHERE email = ?").get(email.toLowerCase()) as
+      (UserRow & { password_hash: string }) | undefined;
+    return row && { user: toUser(row), password_hash: row.password_hash };
+  }
+
+  async listUsers(tenantId?: string): Promise<ConsoleUser[]> {
+    const cols = "user_id, tenant_id, email, created_at";
+    const rows = tenantId
+      ? this.statements.get(`SELECT ${cols} FROM console_users WHERE tenant_id = ? ORDER BY created_at, email`).all(tenantId)
+      : this.statements.get(`SELECT ${cols} FROM console_users ORDER BY created_at, email`).all();
+    return (rows as UserRow[]).map(toUser);
+  }
+
+  async setPassword(userId: string, passwordHash: string): Promise<boolean> {
+    return (
+      this.statements.get("UPDATE console_users SET password_hash = ? WHERE user_id = ?").run(passwordHash, userId).changes > 0
+    );
+  }
+
+  async createSession(session: ConsoleSession): Promise<void> {
+    this.statements
+      .get(
+        "INSERT INTO console_sessions (session_hash, role, tenant_id, user_id, csrf_token, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      )
+      .run(
+        session.session_hash,
+        session.role,
+        session.tenant_id,
+        session.user_id,
+        session.csrf_token,
+        session.created_at,
+        session.expires_at,
+      );
+  }
+
+  async findSession(sessionHash: string): Promise<ConsoleSession | undefined> {
+    const row = this.statements.get("SELECT * FROM console_sessions WHERE session_hash = ?").get(sessionHash) as
+      SessionRow | undefined;
+    return row && toSession(row);
+  }
+
+  async deleteSession(sessionHash: string): Promise<void> {
+    this.statements.get("DELETE FROM console_sessions WHERE session_hash = ?").run(sessionHash);
+  }
+
+  async deleteExpiredSessions(at: string): Promise<number> {
+    return this.statements.get("DELETE FROM console_sessions WHERE expires_at <= ?").run(at).changes;
+  }
+
   async takeMessage(tenantId: string, perMinute: number, nowMs: number): Promise<MessageAdmission> {
     return this.db
       .transaction((): MessageAdmission => {
@@ -296,6 +438,16 @@ export class SqliteControlStore implements ControlStore {
       credits_used: this.monthUsed(tenantId, period),
       minute_tokens: this.refilled(tenantId, "credits", rates.creditsPerMinute, nowMs),
     };
+  }
+
+  /** Adds to the usage counter of the tenant's UTC day of `nowMs` and `operation`. */
+  private count(tenantId: string, nowMs: number, operation: string, calls: number, credits: number): void {
+    this.statements
+      .get(
+        `INSERT INTO usage_days (tenant_id, day, operation, calls, credits) VALUES (?, ?, ?, ?, ?)
+         ON CONFLICT (tenant_id, day, operation) DO UPDATE SET calls = calls + excluded.calls, credits = credits + excluded.credits`,
+      )
+      .run(tenantId, toStamp(nowMs).slice(0, 8), operation, calls, credits);
   }
 
   private monthUsed(tenantId: string, period: string): number {

@@ -1,10 +1,11 @@
-import type { ArticlePartition } from "./article-partition.js";
+import { encodeLines, type EncodedLines, type ExportView } from "../../domain/export-lines.js";
+import { ArticlePartition } from "./article-partition.js";
 import { and, conditions, matchSet, whereClause, type Keyset, type PartitionSearch, type Params } from "./match-conditions.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
 
 // One monthly index's part of an export (sqlite-export.ts): its counts before
 // the walk, then its matches in export order (published_at desc, id desc)
-// from a keyset, a batch at a time.
+// from a keyset, a batch at a time, and their documents' lines.
 
 export interface ExportCountPart {
   total: number;
@@ -69,11 +70,41 @@ export function exportKeys(partition: ArticlePartition, search: PartitionSearch,
     .all(params) as PartitionHit[];
 }
 
-/** Stored documents by rowid (the keys' own rows), in the order asked. */
-export function exportDocs(partition: ArticlePartition, rowids: readonly number[]): string[] {
+/** Lines of the documents asked for, in the order asked; `missing` lists (by position) those no longer stored. */
+export interface ExportLinesPart {
+  lines: EncodedLines;
+  missing: number[];
+}
+
+/**
+ * Runs `read` on a connection of its own to the index that maps nothing, closed after it: an export reads every
+ * document once, and the pages the index's long-lived connection maps would stay in the process's memory (RSS)
+ * for as long as it lives.
+ */
+export function unmapped<T>(partition: ArticlePartition, read: (own: ArticlePartition) => T): T {
+  const own = new ArticlePartition(partition.month, partition.path, { create: false, mapped: false });
+  try {
+    return read(own);
+  } finally {
+    own.close();
+  }
+}
+
+/** The lines of the documents `rowids` (the keys' own rows), made here so only bytes cross to the stream. */
+export function exportLines(partition: ArticlePartition, rowids: readonly number[], view: ExportView): ExportLinesPart {
+  // One statement for the batch's documents: a statement per document costs twice as much.
   const rows = partition.statements
-    .get("SELECT rowid AS r, doc FROM docs WHERE rowid IN (SELECT value FROM json_each(?))")
-    .all(JSON.stringify(rowids)) as Array<{ r: number; doc: string }>;
-  const byRowid = new Map(rows.map((row) => [row.r, row.doc]));
-  return rowids.map((rowid) => byRowid.get(rowid) ?? "");
+    .get("SELECT rowid, doc FROM docs WHERE rowid IN (SELECT value FROM json_each(?))")
+    .raw()
+    .all(JSON.stringify(rowids)) as Array<[number, string]>;
+  const byRowid = new Map(rows);
+  const docs: string[] = [];
+  const missing: number[] = [];
+  rowids.forEach((rowid, i) => {
+    const doc = byRowid.get(rowid);
+    // An article removed since it was counted is not exported.
+    if (doc === undefined) missing.push(i);
+    else docs.push(doc);
+  });
+  return { lines: encodeLines(docs, view), missing };
 }

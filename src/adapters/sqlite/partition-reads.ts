@@ -1,6 +1,7 @@
 import type { PartitionFacet } from "../../domain/facets.js";
 import type { SizeOrder } from "../../domain/stories/story-order.js";
 import type { ArticleFilters, CandidateCheck } from "../../domain/search-query.js";
+import type { ExportView } from "../../domain/export-lines.js";
 import { ArticlePartition, closeQuietly } from "./article-partition.js";
 import { entitySpellingsPart, type EntitySpellingsPart } from "./entity-keys.js";
 import { aggregatePart, type AggregatePartRow } from "./partition-aggregate.js";
@@ -10,7 +11,15 @@ import { partitionPath } from "./catalog/partition-catalog.js";
 import { countFacets, countFacetsOf } from "./partition-facets.js";
 import { checkCandidates, type CheckedCandidates } from "./partition-candidates.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
-import { exportCountPart, exportDocs, exportKeys, type ExportCountArgs, type ExportCountPart } from "./partition-export.js";
+import {
+  exportCountPart,
+  exportKeys,
+  exportLines,
+  unmapped,
+  type ExportCountArgs,
+  type ExportCountPart,
+  type ExportLinesPart,
+} from "./partition-export.js";
 import { nearest, vectorOfArticle, type NearestPart, type VectorOfArticle } from "./partition-nearest.js";
 import {
   largestStoriesPart,
@@ -138,10 +147,10 @@ export interface ReadJobs {
     result: NearestPart & { fieldUnavailable?: true };
   };
   vectorOf: { args: { id: string; model: string }; result: VectorOfArticle };
-  /** An export (partition-export.ts): counts before the walk, then keys in export order and their documents. */
+  /** An export (partition-export.ts): counts before the walk, then keys in export order and their documents' lines. */
   exportCount: { args: QueryArgs & ExportCountArgs; result: Scanned & ExportCountPart };
   exportKeys: { args: QueryArgs & { n: number; keyset?: Keyset }; result: PartitionHit[] };
-  exportDocs: { args: { rowids: number[] }; result: string[] };
+  exportLines: { args: { rowids: number[]; view: ExportView }; result: ExportLinesPart };
 }
 
 export type ReadJob = keyof ReadJobs;
@@ -252,11 +261,12 @@ const HANDLERS: Handlers = {
     if (search === FIELD_UNAVAILABLE) return { total: 0, remaining: 0, groups: [], fieldUnavailable: true };
     return search === null ? { total: 0, remaining: 0, groups: [] } : exportCountPart(partition, search, args);
   },
-  exportKeys(partition, args) {
-    const search = compile(partition, args);
-    return search === null || search === FIELD_UNAVAILABLE ? [] : exportKeys(partition, search, args.n, args.keyset);
-  },
-  exportDocs: (partition, args) => exportDocs(partition, args.rowids),
+  exportKeys: (partition, args) =>
+    unmapped(partition, (own) => {
+      const search = compile(own, args);
+      return search === null || search === FIELD_UNAVAILABLE ? [] : exportKeys(own, search, args.n, args.keyset);
+    }),
+  exportLines: (partition, args) => unmapped(partition, (own) => exportLines(own, args.rowids, args.view)),
 };
 
 /** One thread's connections to the monthly indexes under `dir`, opened on first use. */

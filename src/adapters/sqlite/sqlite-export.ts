@@ -1,38 +1,61 @@
+import type { EncodedLines, ExportView } from "../../domain/export-lines.js";
 import type {
   ExportBatch,
   ExportCount,
+  ExportPosition,
   ExportQuery,
-  ExportRow,
   ExportStart,
   ExportWalk,
   LargeTieGroup,
 } from "../../ports/article-export.js";
 import type { PartitionFailure } from "../../ports/index-coverage.js";
 import { toFtsMatch } from "./fts-match.js";
+import type { Keyset } from "./match-conditions.js";
 import type { QueryArgs } from "./partition-reads.js";
-import type { PartitionHit } from "./partition-search.js";
-import { walkPartitions } from "./partition-walker.js";
-import type { ReadPool } from "./read-pool.js";
+import { unreadable, walkPartitions } from "./partition-walker.js";
+import { NOT_STARTED, type ReadPool } from "./read-pool.js";
 
 // The embedded engine's export walk (ports/article-export.ts): a keyset walk
 // over the monthly indexes that hold matches, merged newest first. Each index
-// keeps a buffer of its next keys, refilled from the walk's position when it
-// runs dry, so an index gives each key once; documents are read only for the
-// rows a batch returns. Memory is a buffer per index, whatever the export's size.
+// keeps a buffer of its next rows, their keys and lines made on the read
+// threads (partition-export.ts), so an index gives each row once. A read takes
+// the keys, then makes the documents' lines in parts on every thread of the
+// lane at once. As soon as a buffer is used up, the rows after it are read,
+// while the stream sends the batch it was taken for. Memory is a buffer and
+// one read ahead per index, whatever the export's size.
 
-/** Keys an index reads at a time. */
-const KEYS_PER_READ = 1000;
+/** Rows an index reads at a time. */
+const ROWS_PER_READ = 2000;
 
-type Key = PartitionHit;
+/** An index's next rows in export order, row i's line ending at `lines.ends[i]`. */
+interface ExportRowsPart {
+  published: string[];
+  ids: string[];
+  lines: EncodedLines;
+  /** The last match read (its row left out when its article was removed since); the next read starts after it. */
+  last: ExportPosition | undefined;
+  /** Nothing follows `last` in this index. */
+  done: boolean;
+}
 
 interface Source {
   month: string;
-  keys: Key[];
-  /** Index of the next key in `keys`. */
+  rows: ExportRowsPart;
+  /** Index of the next row in `rows`. */
   head: number;
-  /** Nothing left after the last key read. */
-  done: boolean;
+  /** The rows after the buffer's last, being read since it was used up. */
+  ahead: Promise<Read> | undefined;
 }
+
+type Read = { rows: ExportRowsPart } | { failed: PartitionFailure };
+
+const NOTHING_READ: ExportRowsPart = {
+  published: [],
+  ids: [],
+  lines: { bytes: new Uint8Array(0), ends: [] },
+  last: undefined,
+  done: false,
+};
 
 export async function openSqliteExport(
   pool: ReadPool,
@@ -43,14 +66,15 @@ export async function openSqliteExport(
   const match = query.keywords ? toFtsMatch(query.keywords) : undefined;
   const args: QueryArgs = match === undefined ? { filters: query.filters } : { filters: query.filters, match };
   const count = await countExport(pool, months, args, query, tieLimit);
-  const sources: Source[] = count.holding.map((month) => ({ month, keys: [], head: 0, done: false }));
-  return new SqliteExportWalk(pool, args, count.count, sources);
+  const sources: Source[] = count.holding.map((month) => ({ month, rows: NOTHING_READ, head: 0, ahead: undefined }));
+  return new SqliteExportWalk(pool, args, query.view, count.count, sources);
 }
 
 class SqliteExportWalk implements ExportWalk {
   constructor(
     private readonly pool: ReadPool,
     private readonly args: QueryArgs,
+    private readonly view: ExportView,
     readonly count: ExportCount,
     private sources: Source[],
   ) {}
@@ -58,90 +82,157 @@ class SqliteExportWalk implements ExportWalk {
   async next(start: ExportStart | null, n: number): Promise<ExportBatch> {
     for (const source of this.sources) dropUpTo(source, start);
     const failed = await this.refill(start);
-    const taken: Array<Key & { month: string }> = [];
-    // Merge until n rows, or until an index that may hold more runs dry (its next keys could be newer than the rest).
-    while (taken.length < n && failed.length === 0) {
+    if (failed.length > 0) return { rows: [], lines: { bytes: new Uint8Array(0), ends: [] }, partitionsFailed: failed };
+    const taken: Array<{ source: Source; row: number }> = [];
+    // Merge until n rows, or until an index that may hold more runs dry (its next rows could be newer than the rest).
+    while (taken.length < n) {
       let best: Source | undefined;
       let dry = false;
       for (const source of this.sources) {
-        const key = source.keys[source.head];
-        if (key === undefined) {
-          if (!source.done) dry = true;
+        if (source.head >= source.rows.ids.length) {
+          if (!source.rows.done) dry = true;
           continue;
         }
-        const head = best?.keys[best.head];
-        if (head === undefined || newer(key, head)) best = source;
+        if (best === undefined || newer(source, best)) best = source;
       }
       if (dry || best === undefined) break;
-      taken.push({ ...(best.keys[best.head++] as Key), month: best.month });
+      taken.push({ source: best, row: best.head++ });
     }
-    if (failed.length > 0) return { rows: [], partitionsFailed: failed };
-    const docs = await this.documents(taken);
-    if ("failed" in docs) return { rows: [], partitionsFailed: docs.failed };
-    const rows: ExportRow[] = taken.map((key, i) => ({
-      published_at: key.published_at,
-      id: key.id,
-      doc: docs.list[i] as string,
-    }));
-    return { rows, partitionsFailed: [] };
+    // Read ahead where a buffer is used up: the read runs while this batch is sent.
+    for (const source of this.sources) {
+      const { last, done } = source.rows;
+      if (source.head >= source.rows.ids.length && !done && last !== undefined && source.ahead === undefined) {
+        source.ahead = this.read(source.month, last);
+      }
+    }
+    return {
+      rows: taken.map(({ source, row }) => positionOf(source.rows, row)),
+      lines: linesOf(taken),
+      partitionsFailed: [],
+    };
   }
 
   async close(): Promise<void> {
+    // A read ahead still under way settles on its own (read() never rejects); its rows are dropped.
     this.sources = [];
   }
 
-  /** Reads the next keys of every index whose buffer ran dry, from `start`. */
+  /** Fills every buffer used up whose index may hold more, with its read ahead, or read from `start`. */
   private async refill(start: ExportStart | null): Promise<PartitionFailure[]> {
-    const dry = this.sources.filter((s) => s.head >= s.keys.length && !s.done);
-    if (dry.length === 0) return [];
-    const byMonth = new Map(dry.map((s) => [s.month, s]));
-    const keyset =
-      start === null
-        ? undefined
-        : "before" in start
-          ? { before: start.before }
-          : { published_at: start.published_at, id: start.id };
-    const walk = await walkPartitions(
-      this.pool,
-      dry.map((s) => s.month),
-      { lane: "heavy", startedMs: Date.now() },
-      (month) => ({ job: "exportKeys", month, args: { ...this.args, n: KEYS_PER_READ, ...(keyset ? { keyset } : {}) } }),
-      (month, keys) => {
-        const source = byMonth.get(month) as Source;
-        source.keys = keys;
-        source.head = 0;
-        source.done = keys.length < KEYS_PER_READ;
-      },
+    const failed: PartitionFailure[] = [];
+    const used = this.sources.filter((s) => s.head >= s.rows.ids.length && !s.rows.done);
+    await Promise.all(
+      used.map(async (source) => {
+        let pending = source.ahead;
+        source.ahead = undefined;
+        let from: ExportStart | undefined = start ?? undefined;
+        for (;;) {
+          const read = await (pending ?? this.read(source.month, from));
+          pending = undefined;
+          if ("failed" in read) return void failed.push(read.failed);
+          fill(source, read.rows, start);
+          if (source.head < source.rows.ids.length || source.rows.done) return;
+          // Every row read was before `start` (a tie group skipped) or removed since counted: read on from the
+          // further of the two.
+          from = furthest(start, read.rows.last);
+        }
+      }),
     );
-    return walk.failed;
+    failed.sort((a, b) => (a.partition < b.partition ? 1 : -1));
+    return failed;
   }
 
-  private async documents(
-    taken: ReadonlyArray<Key & { month: string }>,
-  ): Promise<{ list: string[] } | { failed: PartitionFailure[] }> {
-    const byMonth = new Map<string, number[]>();
-    taken.forEach((key, i) => {
-      let slots = byMonth.get(key.month);
-      if (!slots) byMonth.set(key.month, (slots = []));
-      slots.push(i);
-    });
-    const list: string[] = new Array<string>(taken.length);
-    const walk = await walkPartitions(
-      this.pool,
-      [...byMonth.keys()],
-      { lane: "heavy", startedMs: Date.now() },
-      (month) => ({ job: "exportDocs", month, args: { rowids: (byMonth.get(month) ?? []).map((i) => (taken[i] as Key).rowid) } }),
-      (month, docs) => {
-        (byMonth.get(month) ?? []).forEach((slot, j) => {
-          const doc = docs[j];
-          if (doc !== undefined) list[slot] = doc;
-        });
-      },
-    );
-    if (walk.failed.length > 0) return { failed: walk.failed };
-    // An article removed between its key and its document is not exported (documents are written with their keys).
-    return { list };
+  private async read(month: string, from: ExportStart | undefined): Promise<Read> {
+    const keyset = keysetOf(from);
+    try {
+      const keys = await this.pool.run("heavy", {
+        job: "exportKeys",
+        month,
+        args: { ...this.args, n: ROWS_PER_READ, ...(keyset ? { keyset } : {}) },
+      });
+      // Never the case: an export's reads have no start-by time.
+      if (keys === NOT_STARTED) return { failed: unreadable(month, new Error("the read was not started")) };
+      const width = this.pool.width("heavy");
+      const size = Math.ceil(keys.length / width);
+      const parts = await Promise.all(
+        Array.from({ length: keys.length === 0 ? 0 : Math.ceil(keys.length / size) }, async (_, i) => {
+          const slice = keys.slice(i * size, (i + 1) * size);
+          const rowids = slice.map((key) => key.rowid);
+          const part = await this.pool.run("heavy", { job: "exportLines", month, args: { rowids, view: this.view } });
+          if (part === NOT_STARTED) throw new Error("the read was not started");
+          const missing = new Set(part.missing);
+          return { keys: slice.filter((_, j) => !missing.has(j)), lines: part.lines };
+        }),
+      );
+      const last = keys.at(-1);
+      return {
+        rows: {
+          published: parts.flatMap((part) => part.keys.map((key) => key.published_at)),
+          ids: parts.flatMap((part) => part.keys.map((key) => key.id)),
+          lines: concatLines(parts.map((part) => part.lines)),
+          last: last && { published_at: last.published_at, id: last.id },
+          done: keys.length < ROWS_PER_READ,
+        },
+      };
+    } catch (error) {
+      return { failed: unreadable(month, error) };
+    }
   }
+}
+
+function fill(source: Source, rows: ExportRowsPart, start: ExportStart | null): void {
+  source.rows = rows;
+  source.head = 0;
+  dropUpTo(source, start);
+}
+
+/** Of a start and the last match an index read, the one further in export order. */
+function furthest(start: ExportStart | null, last: ExportPosition | undefined): ExportStart | undefined {
+  if (last === undefined || start === null) return last ?? start ?? undefined;
+  const lastIsFurther = "before" in start ? last.published_at < start.before : before(start, last);
+  return lastIsFurther ? last : start;
+}
+
+function keysetOf(start: ExportStart | null | undefined): Keyset | undefined {
+  if (start === null || start === undefined) return undefined;
+  return "before" in start ? { before: start.before } : { published_at: start.published_at, id: start.id };
+}
+
+function positionOf(rows: ExportRowsPart, row: number): ExportPosition {
+  return { published_at: rows.published[row] as string, id: rows.ids[row] as string };
+}
+
+/** The taken rows' lines, back to back: a view of one buffer when they come from one index in a row. */
+function linesOf(taken: ReadonlyArray<{ source: Source; row: number }>): EncodedLines {
+  const runs: Array<{ lines: EncodedLines; from: number; to: number }> = [];
+  for (const { source, row } of taken) {
+    const last = runs.at(-1);
+    if (last !== undefined && last.lines === source.rows.lines && last.to === row) last.to = row + 1;
+    else runs.push({ lines: source.rows.lines, from: row, to: row + 1 });
+  }
+  return concatLines(
+    runs.map(({ lines, from, to }) => {
+      const begin = from === 0 ? 0 : (lines.ends[from - 1] as number);
+      return {
+        bytes: lines.bytes.subarray(begin, lines.ends[to - 1]),
+        ends: lines.ends.slice(from, to).map((end) => end - begin),
+      };
+    }),
+  );
+}
+
+/** Runs of lines, back to back: the run itself when there is one. */
+function concatLines(runs: readonly EncodedLines[]): EncodedLines {
+  if (runs.length === 1) return runs[0] as EncodedLines;
+  const bytes = new Uint8Array(runs.reduce((sum, run) => sum + run.bytes.length, 0));
+  const ends: number[] = [];
+  let at = 0;
+  for (const run of runs) {
+    bytes.set(run.bytes, at);
+    for (const end of run.ends) ends.push(at + end);
+    at += run.bytes.length;
+  }
+  return { bytes, ends };
 }
 
 /** The counts, each large tie group summed across every index holding it. */
@@ -222,18 +313,24 @@ async function countExport(
   };
 }
 
-/** Drops the buffered keys not strictly after `start` in export order. */
+/** Drops the buffered rows not strictly after `start` in export order. */
 function dropUpTo(source: Source, start: ExportStart | null): void {
   if (start === null) return;
-  while (source.head < source.keys.length) {
-    const key = source.keys[source.head] as Key;
-    const after = "before" in start ? key.published_at < start.before : newer(start, key);
+  const { published, ids } = source.rows;
+  while (source.head < ids.length) {
+    const row = { published_at: published[source.head] as string, id: ids[source.head] as string };
+    const after = "before" in start ? row.published_at < start.before : before(start, row);
     if (after) return;
     source.head++;
   }
 }
 
+/** The next row of `a` comes before the next row of `b` in export order. */
+function newer(a: Source, b: Source): boolean {
+  return before(positionOf(a.rows, a.head), positionOf(b.rows, b.head));
+}
+
 /** `a` comes before `b` in export order (newest first, then id descending). */
-function newer(a: { published_at: string; id: string }, b: { published_at: string; id: string }): boolean {
+function before(a: ExportPosition, b: ExportPosition): boolean {
   return a.published_at > b.published_at || (a.published_at === b.published_at && a.id > b.id);
 }

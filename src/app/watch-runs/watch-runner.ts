@@ -29,6 +29,9 @@ export interface RunReport {
   recorded: number;
 }
 
+/** What watch runs are counted under in the usage counters. */
+const RUNS = { as: "job", operation: "watch runs" } as const;
+
 export class WatchRunner {
   private readonly leaseMs: number;
   private readonly batch: number;
@@ -79,7 +82,7 @@ export class WatchRunner {
       return this.record(watch, undefined, nowMs);
     }
     let report: RunReport | undefined;
-    const metered = await this.deps.credits.metered(caller, call.price, "job", (meter) => call.execute(meter), {
+    const metered = await this.deps.credits.metered(caller, call.price, RUNS, (meter) => call.execute(meter), {
       // The run is recorded before it is charged: a crash in between leaves it uncharged, never charged twice.
       beforeSettle: async (outcome) => {
         if (!outcome.ok) this.logger.warn({ watch_id: watch.id, err: outcome.error }, "watch run failed");

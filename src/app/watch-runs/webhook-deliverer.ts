@@ -30,6 +30,9 @@ export function webhookSignature(secret: string, body: string): string {
   return `sha256=${createHmac("sha256", secret).update(body).digest("hex")}`;
 }
 
+/** What deliveries are counted under in the usage counters. */
+const DELIVERIES = { as: "job", operation: "webhook deliveries" } as const;
+
 export class WebhookDeliverer {
   readonly holder: string;
   private readonly leaseMs: number;
@@ -79,7 +82,7 @@ export class WebhookDeliverer {
     const { webhook_url: address, webhook_secret: secret } = job.watch;
 
     const attempt = job.attempts + 1;
-    const metered = await this.credits.metered(owner.caller, priceOf({ operation: "watch" }), "job", async () => {
+    const metered = await this.credits.metered(owner.caller, priceOf({ operation: "watch" }), DELIVERIES, async () => {
       // Checked again at every delivery: a host may resolve elsewhere since the watch was created. A refused
       // address is not attempted, so not charged (it throws); an attempt that reached the network is.
       const url = parseWebhookUrl(address);

@@ -14,6 +14,8 @@ export interface Caller {
 
 /** Short-lived keys (spec section 5, rule 7). */
 export const MAX_TTL_HOURS = 24;
+/** A key's `last_used_at` is written at most this often: one write a minute, not one a call. */
+const LAST_USED_EVERY_MS = 60_000;
 /** The longest overlap a rotation allows. */
 export const MAX_GRACE_MINUTES = 7 * 24 * 60;
 
@@ -55,9 +57,15 @@ export class AccountService {
       throw new ApiError("unauthorized", "Send your API key in the x-api-key header or as Authorization: Bearer <key>.");
     }
     const owner = await this.store.findKeyOwner(hashKey(presented));
-    const now = toStamp(this.clock.now());
+    const nowMs = this.clock.now();
+    const now = toStamp(nowMs);
     if (!owner || owner.key.revoked_at !== null || (owner.key.expires_at !== null && owner.key.expires_at <= now)) {
       throw new ApiError("unauthorized", "The API key is not valid: unknown, revoked or expired.");
+    }
+    const lastUsed = owner.key.last_used_at;
+    if (lastUsed === null || lastUsed <= toStamp(nowMs - LAST_USED_EVERY_MS)) {
+      await this.store.touchKey(owner.key.key_id, now);
+      owner.key.last_used_at = now;
     }
     return { key: owner.key, tenant: owner.tenant, plan: PLANS[owner.tenant.plan] };
   }
@@ -187,6 +195,7 @@ export class AccountService {
       created_at: toStamp(nowMs),
       expires_at: expiresAt,
       revoked_at: null,
+      last_used_at: null,
     };
     await this.store.insertKey(record, hashKey(key));
     return { key, record, tenant };

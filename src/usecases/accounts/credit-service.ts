@@ -36,6 +36,13 @@ export type WorkOutcome<T> = { ok: true; value: T } | { ok: false; error: unknow
 
 export type Metered<T> = WorkOutcome<T> & { charged: number; headers: Record<string, string> };
 
+/** How a piece of work is metered: as a call or a job, and under which operation it is counted. */
+export interface Metering<As extends "call" | "job"> {
+  as: As;
+  /** What the work's calls and credits are counted under in the per-day usage counters (`GET /search`, `watch runs`). */
+  operation: string;
+}
+
 export interface MeterOptions<T> {
   /** The charge when the work throws; nothing unless said (a REST 404 is charged the operation's minimum). */
   chargeOnError?: (error: unknown) => number;
@@ -54,8 +61,8 @@ export class CreditService {
   ) {}
 
   /** Reserves a priced call's worst case, or refuses it: monthly cap first, then this minute's credits. */
-  async reserve(caller: Caller, price: Price): Promise<Hold> {
-    const { reservation, hold, nowMs } = await this.reserveFrom(caller, price, minuteNeeded(caller.plan, price));
+  async reserve(caller: Caller, price: Price, operation: string): Promise<Hold> {
+    const { reservation, hold, nowMs } = await this.reserveFrom(caller, price, operation, minuteNeeded(caller.plan, price));
     if (!reservation.admitted) throw this.refusal(reservation.refusedBy, caller.plan, price, reservation.state, nowMs);
     return hold;
   }
@@ -66,8 +73,8 @@ export class CreditService {
    * but never refused by the per-minute rate, which paces callers, not jobs.
    * Undefined when the month's credits do not cover the worst case.
    */
-  async reserveForJob(caller: Caller, price: Price): Promise<Hold | undefined> {
-    const { reservation, hold } = await this.reserveFrom(caller, price, Number.NEGATIVE_INFINITY);
+  async reserveForJob(caller: Caller, price: Price, operation: string): Promise<Hold | undefined> {
+    const { reservation, hold } = await this.reserveFrom(caller, price, operation, Number.NEGATIVE_INFINITY);
     return reservation.admitted ? hold : undefined;
   }
 
@@ -87,12 +94,13 @@ export class CreditService {
   async metered<T, As extends "call" | "job">(
     caller: Caller,
     price: Price,
-    as: As,
+    { as, operation }: Metering<As>,
     work: (meter: Meter) => Promise<T>,
     options: MeterOptions<T> = {},
   ): Promise<As extends "call" ? Metered<T> : Metered<T> | undefined> {
     type Answer = As extends "call" ? Metered<T> : Metered<T> | undefined;
-    const hold = as === "call" ? await this.reserve(caller, price) : await this.reserveForJob(caller, price);
+    const hold =
+      as === "call" ? await this.reserve(caller, price, operation) : await this.reserveForJob(caller, price, operation);
     if (hold === undefined) return undefined as Answer;
     let took: number | undefined;
     let outcome: WorkOutcome<T>;
@@ -120,12 +128,17 @@ export class CreditService {
 
   /**
    * Gives back part of a call already settled: an export's rows never sent when its stream ended short. Counted
-   * in the current month's period.
+   * in the current month's period, and in today's usage counter of `operation`.
    */
-  async refund(caller: Caller, credits: number): Promise<void> {
+  async refund(caller: Caller, credits: number, operation: string): Promise<void> {
     if (credits <= 0) return;
     const nowMs = this.clock.now();
-    await this.store.release(caller.tenant.id, creditPeriod(nowMs), credits, rates(caller.plan), nowMs);
+    await this.store.release(caller.tenant.id, creditPeriod(nowMs), credits, rates(caller.plan), nowMs, operation);
+  }
+
+  /** A free call answered (a preview, /account): one call and no credits in today's usage counter of `operation`. */
+  async countFreeCall(caller: Caller, operation: string): Promise<void> {
+    await this.store.countFreeCall(caller.tenant.id, operation, this.clock.now());
   }
 
   /** Free calls and refused requests take a message token; past the plan's rate they are refused. */
@@ -197,6 +210,7 @@ export class CreditService {
   private async reserveFrom(
     caller: Caller,
     price: Price,
+    operation: string,
     minuteNeeded: number,
   ): Promise<{ reservation: Reservation; hold: Hold; nowMs: number }> {
     const nowMs = this.clock.now();
@@ -206,6 +220,7 @@ export class CreditService {
       tenantId: caller.tenant.id,
       period: creditPeriod(nowMs),
       credits: price.max,
+      operation,
     };
     const reservation = await this.store.reserve({
       tenantId: held.tenantId,

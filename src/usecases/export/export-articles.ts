@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { toArticle, toCompactArticle, type ArticleDetail } from "../../domain/article.js";
 import { ATTRIBUTION } from "../../domain/attribution.js";
 import { TIE_GROUP_LIMIT } from "../../domain/browse-cursor.js";
 import type { Plan } from "../../domain/plans.js";
@@ -19,7 +18,8 @@ import type { ExportRequest } from "./export-request.js";
 // first then by id, one JSON line each, then a manifest line reconciling the
 // lines to the count. The rows are counted before the first line, so the
 // price is exact; the lines are read from the engine a batch at a time as the
-// client takes them, so memory stays flat however large the export.
+// client takes them, so memory stays flat however large the export. The engine
+// gives each batch as encoded lines: the stream cuts, hashes and sends bytes.
 //
 // The cursor's tie-group rule applies: a timestamp gives its first 5,000
 // matches (by id, descending) and the rest are skipped, named in the manifest
@@ -41,7 +41,7 @@ export interface PreparedExport {
    * rows the stream did not send when it ends short (a client gone, an index failing): each response pays for
    * the thousands of rows it started.
    */
-  lines(charged: number, refund: (credits: number) => Promise<void>): AsyncIterableIterator<string>;
+  lines(charged: number, refund: (credits: number) => Promise<void>): AsyncIterableIterator<Uint8Array>;
   /** Releases the walk when the stream is never read (a preview, a refusal). */
   close(): Promise<void>;
 }
@@ -60,6 +60,7 @@ export async function prepareExport(
       ...(request.keywords ? { keywords: request.keywords } : {}),
       filters: { ...request.filters, from: window.from, to: window.to },
       after,
+      view: request.view,
     },
     TIE_GROUP_LIMIT,
   );
@@ -85,7 +86,6 @@ export async function prepareExport(
     lines: (charged, refund) => {
       const progress: Progress = { sent: 0, settled: false };
       const lines = streamLines(walk, progress, {
-        request,
         after,
         rows,
         cuts,
@@ -110,7 +110,6 @@ export async function prepareExport(
 }
 
 interface StreamContext {
-  request: ExportRequest;
   after: ExportPosition | null;
   rows: number;
   cuts: TieGroupCut[];
@@ -132,7 +131,7 @@ interface Progress {
  * The lines, and `abandon` when the reader stops early. A generator that never started skips its `finally`
  * when returned, so the reader's return is caught here instead.
  */
-function abandonable(lines: AsyncGenerator<string>, abandon: () => Promise<void>): AsyncIterableIterator<string> {
+function abandonable(lines: AsyncGenerator<Uint8Array>, abandon: () => Promise<void>): AsyncIterableIterator<Uint8Array> {
   let over = false;
   return {
     [Symbol.asyncIterator]() {
@@ -154,8 +153,8 @@ function abandonable(lines: AsyncGenerator<string>, abandon: () => Promise<void>
   };
 }
 
-async function* streamLines(walk: ExportWalk, progress: Progress, context: StreamContext): AsyncGenerator<string> {
-  const { request, after, rows } = context;
+async function* streamLines(walk: ExportWalk, progress: Progress, context: StreamContext): AsyncGenerator<Uint8Array> {
+  const { after, rows } = context;
   const hash = createHash("sha256");
   let sent = 0;
   let last: string | null = null;
@@ -173,8 +172,8 @@ async function* streamLines(walk: ExportWalk, progress: Progress, context: Strea
         break;
       }
       if (batch.rows.length === 0) break;
-      let chunk = "";
-      const present = presenter(request.view, batch.rows[0]?.doc);
+      // The batch's lines are sent up to the first row not to send.
+      let taken = 0;
       for (const row of batch.rows) {
         if (row.published_at !== stamp) {
           stamp = row.published_at;
@@ -191,15 +190,17 @@ async function* streamLines(walk: ExportWalk, progress: Progress, context: Strea
           break;
         }
         served++;
-        const line = present(row.doc) + "\n";
-        hash.update(line);
-        chunk += line;
+        taken++;
         sent++;
-        progress.sent = sent;
         last = row.id;
         start = row;
       }
-      if (chunk !== "") yield chunk;
+      if (taken > 0) {
+        const chunk = batch.lines.bytes.subarray(0, batch.lines.ends[taken - 1]);
+        hash.update(chunk);
+        progress.sent = sent;
+        yield chunk;
+      }
       if (more) break;
     }
     const short = failedMidway.length > 0 || sent < rows;
@@ -225,33 +226,10 @@ async function* streamLines(walk: ExportWalk, progress: Progress, context: Strea
       from_clamped: context.window.from_clamped,
       attribution: ATTRIBUTION,
     };
-    yield JSON.stringify({ manifest }) + "\n";
+    yield Buffer.from(JSON.stringify({ manifest }) + "\n");
   } finally {
     await walk.close();
   }
-}
-
-/** The stored document as the article `view` asks for. */
-function presenter(view: "full" | "compact", sample: string | undefined): (doc: string) => string {
-  if (view === "compact") return (doc) => JSON.stringify(toCompactArticle(toArticle(JSON.parse(doc) as ArticleDetail)));
-  // Stored documents carry the Article fields first, in Article order: the line is their prefix. Checked on the
-  // batch's first document against the parsed form; a document stored otherwise is parsed.
-  const full = (doc: string): string => JSON.stringify(toArticle(JSON.parse(doc) as ArticleDetail));
-  if (sample === undefined || articlePrefix(sample) !== full(sample)) return full;
-  return (doc) => articlePrefix(doc) ?? full(doc);
-}
-
-/** The first field after the Article fields in a stored document; the same text cannot occur inside a value. */
-const DETAIL_START = ',"activity_density":';
-/** The last Article field (event class names hold no bracket), ending the prefix. */
-const LAST_ARTICLE_FIELD = /,"event_types":\[[^\]]*\]$/;
-
-/** The Article fields of a stored document laid out as written (id first, event_types last); undefined otherwise. */
-function articlePrefix(doc: string): string | undefined {
-  const at = doc.indexOf(DETAIL_START);
-  if (at < 0 || !doc.startsWith('{"id":')) return undefined;
-  const prefix = doc.slice(0, at);
-  return LAST_ARTICLE_FIELD.test(prefix) ? prefix + "}" : undefined;
 }
 
 /** Where the export resumes: right after the article `id`, wherever it sits in export order. */
