@@ -47,6 +47,12 @@ describe("NEWSINDEX_INDEX=opensearch over HTTP", () => {
       await server.get("/stories?q=baltimore+shooting&limit=3"),
     );
     expect(stories.stories[0]?.count).toBeGreaterThan(1);
+    // Every French article as a line, then the manifest reconciling them to the /search total.
+    const total = (await json<{ total: number }>(await server.get("/search?language=fra&limit=1"))).total;
+    const lines = (await (await server.get("/export?language=fra&view=compact")).text()).trim().split("\n");
+    expect(lines).toHaveLength(total + 1);
+    expect(JSON.parse(lines[lines.length - 1] as string).manifest.count).toBe(total);
+    expect(new Set(lines.slice(0, -1).map((l) => (JSON.parse(l) as { language: string }).language))).toEqual(new Set(["fra"]));
   });
 
   it("answers partial when a monthly index cannot be read, and 503 when none of the window can", async () => {
