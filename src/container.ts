@@ -3,6 +3,9 @@ import { join } from "node:path";
 import { FeedClient } from "./adapters/gdelt/feed-client.js";
 import { GkgArticleSource } from "./adapters/gdelt/gkg-source.js";
 import { PublisherCountryLookup } from "./adapters/gdelt/publisher-country.js";
+import { openSearchClient } from "./adapters/opensearch/client.js";
+import { OpenSearchEmbeddingStage } from "./adapters/opensearch/embedding-stage.js";
+import { OpenSearchIndex } from "./adapters/opensearch/opensearch-index.js";
 import { PostgresControlStore } from "./adapters/postgres/control-store.js";
 import { SqliteControlStore } from "./adapters/sqlite/control-store.js";
 import { LazyEmbedder } from "./adapters/onnx/lazy-embedder.js";
@@ -219,9 +222,19 @@ function createIndex(config: Config): IndexEngine {
           ),
       };
     }
-    case "opensearch":
-      throw new ConfigError(
-        "Invalid configuration: NEWSINDEX_INDEX=opensearch: this build has no OpenSearch index adapter yet; use NEWSINDEX_INDEX=sqlite (the default)",
-      );
+    case "opensearch": {
+      if (config.opensearchUrls === undefined) {
+        throw new ConfigError("Invalid configuration: NEWSINDEX_INDEX=opensearch needs NEWSINDEX_OPENSEARCH_URL");
+      }
+      const client = openSearchClient({ urls: config.opensearchUrls });
+      const index = new OpenSearchIndex(client, { prefix: config.opensearchPrefix });
+      return {
+        index,
+        stories: index,
+        derived: index,
+        // The node builds its vector graphs as vectors are written: no native threads to give.
+        embeddingStage: (_model, modelDir) => new OpenSearchEmbeddingStage(client, index.indices, new LazyEmbedder(modelDir)),
+      };
+    }
   }
 }

@@ -34,6 +34,28 @@ describe("read threads", () => {
   });
 });
 
+describe("OpenSearch settings", () => {
+  it("reads one or more node URLs, comma-separated, and a name prefix defaulting to newsindex", () => {
+    expect(loadConfig({}).opensearchUrls).toBeUndefined();
+    expect(loadConfig({}).opensearchPrefix).toBe("newsindex");
+    const config = loadConfig({
+      NEWSINDEX_OPENSEARCH_URL: "http://10.0.0.1:9200/, https://search.example:9200",
+      NEWSINDEX_OPENSEARCH_PREFIX: "news_eu",
+    });
+    expect(config.opensearchUrls).toEqual(["http://10.0.0.1:9200", "https://search.example:9200"]);
+    expect(config.opensearchPrefix).toBe("news_eu");
+  });
+
+  it("refuses a URL that is not http(s) and a prefix OpenSearch would not take as an index name", () => {
+    for (const bad of ["localhost:9200", "ftp://host:9200", "http://", "http://a:1,file:///x"]) {
+      expect(() => loadConfig({ NEWSINDEX_OPENSEARCH_URL: bad }), bad).toThrow(/opensearchUrls/);
+    }
+    for (const bad of ["News", "_index", "-x", "a b", "a*", "x".repeat(41)]) {
+      expect(() => loadConfig({ NEWSINDEX_OPENSEARCH_PREFIX: bad }), bad).toThrow(/opensearchPrefix/);
+    }
+  });
+});
+
 describe("console settings", () => {
   it("serves the console on 8081 unless NEWSINDEX_CONSOLE_PORT names another port or off", () => {
     expect(loadConfig({}).consolePort).toBe(8081);

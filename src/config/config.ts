@@ -2,6 +2,7 @@ import { existsSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
+import { OpenSearchConfigSchema, openSearchSettings } from "./opensearch-config.js";
 
 // Configuration is read and validated once, at start. Nothing else reads process.env.
 
@@ -64,6 +65,7 @@ export const ConfigSchema = Type.Object({
   followAttempts: Type.Integer({ minimum: 1, maximum: 100 }),
   /** How long a listed file may answer 404 before the live follower records its slot `missing`. */
   followMissingAfterSeconds: Type.Integer({ minimum: 0 }),
+  ...OpenSearchConfigSchema,
 });
 
 export type Config = Static<typeof ConfigSchema>;
@@ -74,6 +76,7 @@ export class ConfigError extends Error {}
 
 /** Builds the config from the environment, then command-line overrides. Throws ConfigError listing every problem. */
 export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = {}): Config {
+  const openSearch = openSearchSettings(env);
   const raw = {
     dataDir: overrides.dataDir ?? env.NEWSINDEX_DATA_DIR ?? "./var",
     host: overrides.host ?? env.HOST ?? "127.0.0.1",
@@ -98,6 +101,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
     followAttempts: overrides.followAttempts ?? numberOrRaw(env.NEWSINDEX_FOLLOW_ATTEMPTS) ?? 3,
     followMissingAfterSeconds:
       overrides.followMissingAfterSeconds ?? numberOrRaw(env.NEWSINDEX_FOLLOW_MISSING_AFTER_SECONDS) ?? 3600,
+    ...optional("opensearchUrls", overrides.opensearchUrls ?? openSearch.opensearchUrls),
+    opensearchPrefix: overrides.opensearchPrefix ?? openSearch.opensearchPrefix,
   };
   if (!Value.Check(ConfigSchema, raw)) {
     const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => `${e.path.slice(1) || "config"}: ${e.message}`);

@@ -68,7 +68,12 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const files = options.files ?? Object.values(SAMPLE_FILES);
   const root = templateRoot();
   // A copy of the run's template is what this ingest would write, when the data dir starts empty (see ingest-template.ts).
-  const fromTemplate = root !== undefined && files.length > 0 && (options.dataDir === undefined || isEmptyDir(dataDir));
+  // (A template is a data dir: an index kept elsewhere, in OpenSearch, is written by this ingest itself.)
+  const fromTemplate =
+    root !== undefined &&
+    files.length > 0 &&
+    config.index !== "opensearch" &&
+    (options.dataDir === undefined || isEmptyDir(dataDir));
   const clock = options.clock ?? systemClock;
   const started = clock.now();
   const copied = fromTemplate

@@ -123,7 +123,7 @@ export const HONORIFICS: readonly string[] = [
 ];
 
 /** Words an acronym skips ("Federal Bureau of Investigation" is `fbi`). */
-const ACRONYM_SKIPS: ReadonlySet<string> = new Set([
+export const ACRONYM_SKIPS: ReadonlySet<string> = new Set([
   "of",
   "the",
   "and",
