@@ -70,13 +70,13 @@ describe("NEWSINDEX_INDEX", () => {
     expect(unknown.stderr).toContain("index");
   });
 
-  it("refuses opensearch with a clear configuration error while this build has no OpenSearch adapter", async () => {
+  it("refuses opensearch without a node to reach, with a clear configuration error", async () => {
     const refused = await runCli(["ingest", "--data-dir", join(dir, "index-opensearch"), SAMPLE_FILES.batch2016], {
       NEWSINDEX_INDEX: "opensearch",
+      NEWSINDEX_OPENSEARCH_URL: "",
     });
     expect(refused.status).toBe(2);
-    expect(refused.stderr).toContain("NEWSINDEX_INDEX=opensearch");
-    expect(refused.stderr).toContain("NEWSINDEX_INDEX=sqlite");
+    expect(refused.stderr).toContain("NEWSINDEX_INDEX=opensearch needs NEWSINDEX_OPENSEARCH_URL");
   });
 });
 

@@ -76,8 +76,11 @@ describe("index engine", () => {
   it("is the embedded index unless NEWSINDEX_INDEX names opensearch; anything else is refused", () => {
     expect(loadConfig({}).index).toBe("sqlite");
     expect(loadConfig({ NEWSINDEX_INDEX: "sqlite" }).index).toBe("sqlite");
-    expect(loadConfig({ NEWSINDEX_INDEX: "opensearch" }).index).toBe("opensearch");
-    expect(loadConfig({}, { index: "opensearch" }).index).toBe("opensearch");
+    const node = { NEWSINDEX_OPENSEARCH_URL: "http://127.0.0.1:9200" };
+    expect(loadConfig({ NEWSINDEX_INDEX: "opensearch", ...node }).index).toBe("opensearch");
+    expect(loadConfig(node, { index: "opensearch" }).index).toBe("opensearch");
+    // The scaled shape without a node to reach is refused when the settings are read, not at the first query.
+    expect(() => loadConfig({ NEWSINDEX_INDEX: "opensearch" })).toThrow(/NEWSINDEX_OPENSEARCH_URL/);
     for (const bad of ["elastic", "SQLite", "postgres"]) {
       expect(() => loadConfig({ NEWSINDEX_INDEX: bad }), bad).toThrow(/index/);
     }

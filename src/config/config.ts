@@ -111,6 +111,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
   if (raw.controlStore === "postgres" && !raw.databaseUrl) {
     throw new ConfigError("Invalid configuration: NEWSINDEX_CONTROL_STORE=postgres needs NEWSINDEX_DATABASE_URL");
   }
+  if (raw.index === "opensearch" && raw.opensearchUrls === undefined) {
+    throw new ConfigError("Invalid configuration: NEWSINDEX_INDEX=opensearch needs NEWSINDEX_OPENSEARCH_URL");
+  }
   if ((raw.webhookTestHost === undefined) !== (raw.webhookTestCaFile === undefined)) {
     throw new ConfigError(
       "Invalid configuration: NEWSINDEX_WEBHOOK_TEST_HOST and NEWSINDEX_WEBHOOK_TEST_CA_FILE (testing only) are set together or not at all",
