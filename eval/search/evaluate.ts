@@ -7,6 +7,8 @@
 
 import { json, startTestServer, type TestServer } from "../../test/support/test-server.js";
 import { JUDGED_QUERIES, type JudgedArticle, type JudgedQuery, type Kind } from "./judged-set.js";
+import { byHalf, scoreSeeds, similarTable, verboseLines, type SimilarRanking } from "./similar-eval.js";
+import { SIMILAR_SEEDS, TOPICS } from "./similar-set.js";
 
 const MODES = ["keyword", "semantic", "hybrid"] as const;
 const KINDS: Kind[] = ["keyword", "paraphrase", "entity", "cross_lingual"];
@@ -18,7 +20,9 @@ const MODEL_DIR = modelArg > 0 ? process.argv[modelArg + 1] : undefined;
 async function everyArticle(server: TestServer): Promise<JudgedArticle[]> {
   const out: JudgedArticle[] = [];
   for (let offset = 0; ; offset += 100) {
-    const page = await json<{ results: JudgedArticle[]; has_more: boolean }>(await server.get(`/search?limit=100&offset=${offset}`));
+    const page = await json<{ results: JudgedArticle[]; has_more: boolean }>(
+      await server.get(`/search?limit=100&offset=${offset}`),
+    );
     out.push(...page.results);
     if (!page.has_more) return out;
   }
@@ -56,10 +60,30 @@ async function main(): Promise<void> {
       const overall = mean(KINDS.flatMap((k) => scores[mode]?.[k] ?? []));
       console.log(`| ${mode} | ${overall.toFixed(2)} | ${perKind.map((v) => v.toFixed(2)).join(" | ")} |`);
     }
-    console.log(`\n${JUDGED_QUERIES.length} queries (${KINDS.map((k) => `${JUDGED_QUERIES.filter((q) => q.kind === k).length} ${k}`).join(", ")}); nDCG@${K}.`);
+    console.log(
+      `\n${JUDGED_QUERIES.length} queries (${KINDS.map((k) => `${JUDGED_QUERIES.filter((q) => q.kind === k).length} ${k}`).join(", ")}); nDCG@${K}.`,
+    );
+    await similarReport(server, articles);
   } finally {
     await server.close();
   }
+}
+
+/** /similar's topical precision on its judged set (similar-set.ts), as served over HTTP. */
+async function similarReport(server: TestServer, articles: readonly JudgedArticle[]): Promise<void> {
+  const stories = new Map(articles.map((a) => [a.id, (a as JudgedArticle & { story_id: string | null }).story_id ?? a.id]));
+  const unknown = [...SIMILAR_SEEDS.map((s) => s.id), ...Object.values(TOPICS).flatMap((t) => t.ids)].filter(
+    (id) => !stories.has(id),
+  );
+  if (unknown.length > 0) throw new Error(`ids judged but not in the sample: ${unknown.join(", ")}`);
+  const storyOf = (id: string): string => stories.get(id) ?? id;
+  const served: SimilarRanking = async (id) =>
+    (
+      await json<{ results: Array<{ id: string }> }>(await server.get(`/similar/${encodeURIComponent(id)}?limit=10&view=compact`))
+    ).results.map((r) => r.id);
+  const scores = await scoreSeeds(served, storyOf);
+  if (VERBOSE) console.log(verboseLines("served", scores).join("\n"));
+  console.log(`\n${similarTable([{ name: "served", figures: byHalf(scores) }])}`);
 }
 
 async function score(
@@ -76,7 +100,10 @@ async function score(
     const article = byId.get(r.id);
     return article ? query.grade(article) : 0;
   });
-  const value = ndcg(ranked, articles.map((a) => query.grade(a)));
+  const value = ndcg(
+    ranked,
+    articles.map((a) => query.grade(a)),
+  );
   if (VERBOSE) {
     const relevant = articles.filter((a) => query.grade(a) > 0).length;
     console.log(`${mode.padEnd(8)} ${query.kind.padEnd(13)} ${value.toFixed(2)}  (${relevant} judged relevant) ${query.q}`);
