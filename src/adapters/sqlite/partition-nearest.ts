@@ -13,7 +13,7 @@ import {
 import { annView, type AnnView } from "./partition-ann.js";
 import { candidates } from "./partition-search.js";
 import { decodeTerms, termOfField } from "./term-blob.js";
-import { hasVectorTable, lastEmbedded, toVector, vectorModel, vectorStatus } from "./partition-vectors.js";
+import { hasVectorTable, lastEmbedded, toVector, vectorModel } from "./partition-vectors.js";
 
 // The articles of one monthly index nearest a query vector, among those that
 // pass the filters. Two ways, chosen per index and query (measured: see
@@ -227,8 +227,8 @@ export function vectorOfArticle(partition: ArticlePartition, id: string, model: 
     )
     .get(id) as { rowid: number; story_id: string | null } | undefined;
   if (article === undefined) return { status: "absent" };
-  if (!hasVectorTable(partition) || vectorStatus(partition).model !== model)
-    return { status: "unembedded", story_id: article.story_id };
+  // The model alone: vectorStatus would count the month's embedded articles, a scan on every /similar.
+  if (!hasVectorTable(partition) || vectorModel(partition) !== model) return { status: "unembedded", story_id: article.story_id };
   const blob = partition.statements.get("SELECT embedding FROM article_vectors WHERE rowid = ?").pluck().get(article.rowid) as
     Buffer | null | undefined;
   if (blob === undefined) return { status: "unembedded", story_id: article.story_id };
