@@ -5,7 +5,7 @@ import { ApiError } from "../../shared/api-error.js";
 // How complete an answer is, from which monthly indexes could not be read
 // (what every query's partition walk reports), and when an answer is none.
 //
-// - The newest index failing is `recent_unavailable` (retry shortly).
+// - The newest index unreadable is `recent_unavailable` (retry shortly).
 // - An older index that could not be read (missing, locked, damaged) is
 //   `range_too_wide`: retrying unchanged meets the same index, narrowing
 //   `from`/`to` past it gives a complete answer. It is never `timed_out`.
@@ -25,8 +25,10 @@ export function completeness(failed: readonly PartitionFailure[], read: readonly
   if (failed.every((f) => f.kind === "field_unavailable")) return { partial: true, coverage: "field_unavailable" };
   failed = failed.filter((f) => f.kind !== "field_unavailable");
   const newestRead = read.reduce((max, m) => (m > max ? m : max), "");
-  const newestFailed = failed.reduce((max, f) => (f.partition > max ? f.partition : max), "");
-  if (newestFailed > newestRead) return { partial: true, coverage: "recent_unavailable" };
+  // An index the budget left unread is the budget's doing (`timed_out`), however new: an engine that reads every
+  // month at once (OpenSearch's shard timeout) can time out on the newest.
+  const newestUnreadable = failed.reduce((max, f) => (f.kind === "unreadable" && f.partition > max ? f.partition : max), "");
+  if (newestUnreadable > newestRead) return { partial: true, coverage: "recent_unavailable" };
   if (failed.some((f) => f.kind === "unreadable")) return { partial: true, coverage: "range_too_wide" };
   return { partial: true, coverage: "timed_out" };
 }
