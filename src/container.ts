@@ -16,7 +16,7 @@ import { SqliteIndexBackend } from "./adapters/sqlite/sqlite-index-backend.js";
 import { SqliteClusteringThread } from "./adapters/sqlite/cluster-thread.js";
 import { SqliteStoryStore } from "./adapters/sqlite/story-store.js";
 import { PinnedWebhookSender } from "./adapters/webhooks/pinned-webhook-sender.js";
-import { ConfigError, type Config } from "./config/config.js";
+import type { Config } from "./config/config.js";
 import type { OperationDeps } from "./app/operation.js";
 import type { EmbeddingStage } from "./ports/embedding-stage.js";
 import type { FollowerLease, SlotLedger } from "./ports/slot-ledger.js";
@@ -223,9 +223,8 @@ function createIndex(config: Config): IndexEngine {
       };
     }
     case "opensearch": {
-      if (config.opensearchUrls === undefined) {
-        throw new ConfigError("Invalid configuration: NEWSINDEX_INDEX=opensearch needs NEWSINDEX_OPENSEARCH_URL");
-      }
+      // loadConfig refuses opensearch without a URL; this only narrows the type.
+      if (config.opensearchUrls === undefined) throw new Error("NEWSINDEX_INDEX=opensearch without NEWSINDEX_OPENSEARCH_URL");
       const client = openSearchClient({ urls: config.opensearchUrls });
       const index = new OpenSearchIndex(client, { prefix: config.opensearchPrefix });
       return {
