@@ -4,7 +4,15 @@ import { ENTITY_TYPE_FIELDS } from "../../domain/entities/entity-key.js";
 import type { ArticleFilters } from "../../domain/search-query.js";
 import { keyedTerms } from "./entity-keys.js";
 import type { ResolvedTerm } from "./match-conditions.js";
-import { DERIVED_FIELDS_BUILT, DERIVED_SCHEMA, SCHEMA, SCHEMA_VERSION, type DerivedVocabulary } from "./partition-schema.js";
+import {
+  DERIVED_FIELDS_BUILT,
+  DERIVED_SCHEMA,
+  SCHEMA,
+  SCHEMA_VERSION,
+  TALLIES_BUILT,
+  TALLY_SCHEMA,
+  type DerivedVocabulary,
+} from "./partition-schema.js";
 import { StatementCache } from "./statement-cache.js";
 import { warnRecovered } from "../../shared/caught.js";
 
@@ -81,12 +89,12 @@ export class ArticlePartition {
         this.db.exec(SCHEMA);
         this.db
           .prepare(
-            "INSERT INTO meta (key, value) VALUES ('schema_version', ?), ('month', ?), ('articles', '0'), ('derived_fields', ?)",
+            "INSERT INTO meta (key, value) VALUES ('schema_version', ?), ('month', ?), ('articles', '0'), ('derived_fields', ?), ('tallies', ?)",
           )
-          .run(SCHEMA_VERSION, month, DERIVED_FIELDS_BUILT.join(","));
+          .run(SCHEMA_VERSION, month, DERIVED_FIELDS_BUILT.join(","), TALLIES_BUILT);
       }
       // An index built before the derived data gets its tables (empty for its older articles: see derived_fields).
-      if (options.create) this.db.exec(DERIVED_SCHEMA);
+      if (options.create) this.db.exec(DERIVED_SCHEMA + TALLY_SCHEMA);
       // A reader waits briefly for a lock (a partial answer beats a stalled one); a write waits longer.
       this.db.pragma(`busy_timeout = ${READ_BUSY_MS}`);
     } catch (error) {
@@ -125,6 +133,14 @@ export class ArticlePartition {
         (value ?? "").split(",").filter((v): v is DerivedVocabulary => (DERIVED_FIELDS_BUILT as readonly string[]).includes(v)),
       );
     });
+  }
+
+  /** True when the time tallies count every article here (partition-schema.ts TALLY_SCHEMA). */
+  talliesBuilt(): boolean {
+    return this.cached(
+      "tallies_built",
+      () => this.statements.get("SELECT value FROM meta WHERE key = 'tallies'").pluck().get() === TALLIES_BUILT,
+    );
   }
 
   /** Number of articles held (kept in `meta` by every write, so no scan). */

@@ -5,6 +5,7 @@ import type { ExportView } from "../../domain/export-lines.js";
 import { ArticlePartition, closeQuietly } from "./article-partition.js";
 import { entitySpellingsPart, type EntitySpellingsPart } from "./entity-keys.js";
 import { aggregatePart, type AggregatePartRow } from "./partition-aggregate.js";
+import { talliesAnswer, tallyAggregatePart } from "./partition-tallies.js";
 import type { Interval } from "../../domain/aggregate/buckets.js";
 import type { Keyset, PartitionSearch } from "./match-conditions.js";
 import { partitionPath } from "./catalog/partition-catalog.js";
@@ -248,7 +249,11 @@ const HANDLERS: Handlers = {
     // Signal metrics read signals-v1 like a signal filter: a month without it cannot give them.
     const search = compile(partition, args, [], (args.metrics.signals?.length ?? 0) > 0 ? ["signals-v1"] : []);
     if (search === FIELD_UNAVAILABLE) return { rows: [], fieldUnavailable: true };
-    return { rows: search === null ? [] : aggregatePart(partition, search, args.interval, args.metrics) };
+    if (search === null) return { rows: [] };
+    // A window and the counts alone: the time tallies answer, without reading the articles.
+    if (talliesAnswer(partition, search, args.metrics))
+      return { rows: tallyAggregatePart(partition, search, args.interval, args.metrics) };
+    return { rows: aggregatePart(partition, search, args.interval, args.metrics) };
   },
   nearest(partition, args) {
     const search = compile(partition, args);

@@ -113,6 +113,51 @@ CREATE TABLE IF NOT EXISTS amounts (
 ) WITHOUT ROWID;
 `;
 
+/**
+ * Time tallies (time-tally.ts), created idempotently in any index a writer
+ * opens and kept by every write and relabel, so a series with no filter but its
+ * window reads one row per bucket instead of the articles:
+ *
+ *   tallies        per span (`d` + YYYYMMDD, a UTC day of published_at, or
+ *                  `h` + YYYYMMDDHH, an hour) its articles, distinct stories,
+ *                  distinct publishers, first and last published_at
+ *   tally_stories  per span, each story_id term among its articles and how
+ *                  many of them it holds (a story's count falls to zero and its
+ *                  row goes when a relabel moves its last article out)
+ *   tally_outlets  per span, each source term and how many articles it holds
+ *
+ * A bucket made of several spans (a week, a month, a window's edge) counts its
+ * distinct stories and publishers over the member rows of its spans. The meta
+ * row `tallies` says they were built for every article: an index written before
+ * them gets them when a writer first opens it (or by `newsindex reindex`), and
+ * is read from its articles until then.
+ */
+export const TALLY_SCHEMA = `
+CREATE TABLE IF NOT EXISTS tallies (
+  span TEXT PRIMARY KEY,
+  articles INTEGER NOT NULL,
+  stories INTEGER NOT NULL,
+  outlets INTEGER NOT NULL,
+  first TEXT,
+  last TEXT
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tally_stories (
+  span TEXT NOT NULL,
+  story INTEGER NOT NULL,
+  articles INTEGER NOT NULL,
+  PRIMARY KEY (span, story)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS tally_outlets (
+  span TEXT NOT NULL,
+  source INTEGER NOT NULL,
+  articles INTEGER NOT NULL,
+  PRIMARY KEY (span, source)
+) WITHOUT ROWID;
+`;
+
+/** The `meta` value of `tallies` once every article of an index is counted in them. */
+export const TALLIES_BUILT = "v1";
+
 /** The derived vocabularies this version writes, as the `derived_fields` meta value lists them. */
 export const DERIVED_FIELDS_BUILT = ["signals-v1", "events-v1", "geo-v1", "amounts-v1"] as const;
 export type DerivedVocabulary = (typeof DERIVED_FIELDS_BUILT)[number];

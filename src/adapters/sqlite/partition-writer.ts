@@ -8,13 +8,14 @@ import { SignalRowsBuffer } from "./signal-rows-buffer.js";
 import { amountsOf, cityCoordinates, type PreparedArticle } from "./prepared-article.js";
 import type { ArticleDetail } from "../../domain/article.js";
 import { eventTypesOf } from "../../domain/vocabularies/events-v1.js";
-import { REBUILDABLE } from "./partition-schema.js";
+import { REBUILDABLE, TALLIES_BUILT } from "./partition-schema.js";
 import { StoryTally } from "./story-tally.js";
+import { TimeTally } from "./time-tally.js";
 import { decodeTerms, encodeTerms, termOfField } from "./term-blob.js";
 import { TermWriter } from "./term-writer.js";
 
 // Writes into one monthly index: new articles (row, document, FTS entry,
-// postings, term counts, story sizes) and the moves of articles between
+// postings, term counts, story sizes, time tallies) and the moves of articles between
 // stories that clustering causes. Each call is one transaction.
 
 /** Page cache (negative: KiB) of a connection that has written. */
@@ -33,6 +34,7 @@ interface MovingArticle {
 export class PartitionWriter {
   private readonly terms: TermWriter;
   private readonly stories: StoryTally;
+  private readonly time: TimeTally;
 
   constructor(readonly partition: ArticlePartition) {
     // Postings inserts land all over the B-tree: a large cache keeps a month's worth of it in memory.
@@ -40,6 +42,36 @@ export class PartitionWriter {
     ensureEntityKeys(partition);
     this.terms = new TermWriter(partition.statements);
     this.stories = new StoryTally(partition.statements);
+    this.time = new TimeTally(partition.statements);
+    // Written from now on, the tallies must already count what the index holds.
+    if (!partition.talliesBuilt()) this.buildTallies();
+  }
+
+  /**
+   * Counts every stored article into the time tallies (an index written before them), in one transaction that
+   * also records them built; until it commits, readers count the articles instead. Returns how many it counted.
+   */
+  buildTallies(): number {
+    const statements = this.partition.statements;
+    return this.transaction(() => {
+      for (const table of ["tallies", "tally_stories", "tally_outlets"]) statements.get(`DELETE FROM ${table}`).run();
+      let counted = 0;
+      const rows = statements.get("SELECT published_at, terms FROM articles").iterate() as Iterable<{
+        published_at: string;
+        terms: Buffer;
+      }>;
+      for (const row of rows) {
+        const ids = decodeTerms(row.terms);
+        this.time.add({
+          published_at: row.published_at,
+          story: termOfField(ids, FILTER_FIELDS.story_id.code),
+          source: termOfField(ids, FILTER_FIELDS.source.code),
+        });
+        counted++;
+      }
+      statements.get("INSERT OR REPLACE INTO meta (key, value) VALUES ('tallies', ?)").run(TALLIES_BUILT);
+      return counted;
+    });
   }
 
   /** Inserts the articles not yet present, in one transaction; returns how many were new. */
@@ -79,10 +111,9 @@ export class PartitionWriter {
         signals.push(Number(rowid), a.signals);
         this.writeDerivedRows(Number(rowid), a);
         const story = termOfField(ids, FILTER_FIELDS.story_id.code);
-        if (story !== undefined) {
-          const source = termOfField(ids, FILTER_FIELDS.source.code);
-          this.stories.add({ story, source, published_at: a.published_at, headline: a.headline });
-        }
+        const source = termOfField(ids, FILTER_FIELDS.source.code);
+        if (story !== undefined) this.stories.add({ story, source, published_at: a.published_at, headline: a.headline });
+        this.time.add({ published_at: a.published_at, story, source });
         inserted++;
       }
       postings.flush();
@@ -131,6 +162,7 @@ export class PartitionWriter {
         }
         addPosting.run(next, current.rowid);
         this.stories.add({ ...member, story: next });
+        this.time.move(member, old, next);
         const at = old === undefined ? -1 : ids.indexOf(old);
         const updated = at >= 0 ? ids : Uint32Array.from([...ids, next]);
         if (at >= 0) updated[at] = next;
@@ -223,9 +255,11 @@ export class PartitionWriter {
     const run = this.partition.db.transaction(() => {
       this.terms.begin();
       this.stories.begin();
+      this.time.begin();
       const result = body();
       this.terms.commit();
       this.stories.commit();
+      this.time.commit();
       return result;
     });
     return this.partition.writing(() => {

@@ -7,7 +7,9 @@ import { PartitionWriter } from "../partition-writer.js";
 
 // `newsindex reindex`: the derived fields of monthly indexes built before a
 // derived vocabulary, rebuilt from the articles they store, oldest month first,
-// in short transactions beside the server's connections (reads go on).
+// in short transactions beside the server's connections (reads go on). Opening
+// an index to write builds its time tallies when it has none (partition-writer.ts),
+// in one transaction: such an index counts as rebuilt too.
 
 export class DerivedRebuild implements IndexMaintenance {
   constructor(private readonly indexes: MonthlyIndexes) {}
@@ -22,16 +24,25 @@ export class DerivedRebuild implements IndexMaintenance {
       const path = this.indexes.pathOf(month);
       if (!existsSync(path)) continue;
       let writer: PartitionWriter;
+      let tallied = false;
       try {
         // On this thread, beside the server's connections: each batch is a short transaction, so reads go on.
-        writer = new PartitionWriter(new ArticlePartition(month, path, { create: true }));
+        const partition = new ArticlePartition(month, path, { create: true });
+        tallied = !partition.talliesBuilt();
+        writer = new PartitionWriter(partition);
       } catch (error) {
         skipped.push({ month, reason: error instanceof Error ? error.message : String(error) });
         continue;
       }
       try {
         const built = writer.partition.derivedFields();
-        if (REBUILDABLE.every((v) => built.has(v))) continue;
+        if (REBUILDABLE.every((v) => built.has(v))) {
+          if (tallied) {
+            months.push(month);
+            articles += writer.partition.count();
+          }
+          continue;
+        }
         months.push(month);
         const total = writer.partition.count();
         let done = writer.resumedAt();
