@@ -127,15 +127,25 @@ export function whereClause(where: readonly string[]): string {
   return where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
 }
 
-/** SQL reading `columns` of every match in an index (`a` is the article row). */
-export function matchSet(search: PartitionSearch, params: Params, columns: string): string {
+/**
+ * SQL reading `columns` of every match in an index (`a` is the article row). With `probeFirst`, a query driven by
+ * a term's postings checks its other terms in the postings before reading an article row, so only the matches'
+ * rows are read (two entities together: the rows they share, not every row of the rarer one); a single-valued
+ * field is then probed in the postings rather than compared on the row.
+ */
+export function matchSet(
+  search: PartitionSearch,
+  params: Params,
+  columns: string,
+  options: { probeFirst?: boolean } = {},
+): string {
   if (search.match !== undefined) {
     params.match = search.match;
     const where = conditions(search, params);
     return `SELECT ${columns} FROM articles_fts JOIN articles a ON a.rowid = articles_fts.rowid WHERE articles_fts MATCH @match${and(where)}`;
   }
   if (search.terms.length > 0) {
-    const where = conditions(search, params, { driver: 0 });
+    const where = conditions(search, params, { driver: 0, postingsOnly: options.probeFirst === true && search.terms.length > 1 });
     return `SELECT ${columns} FROM ${driverPostings(search)} CROSS JOIN articles a ON a.rowid = d.article WHERE ${driverCondition(search)}${and(where)}`;
   }
   const where = conditions(search, params);

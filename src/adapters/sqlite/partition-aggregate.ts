@@ -78,6 +78,7 @@ export function aggregatePart(
     search,
     params,
     "a.published_at AS p, a.source AS source, a.source_type AS source_type, a.publisher_country AS publisher_country, a.language AS language, a.terms AS terms",
+    { probeFirst: true },
   );
   const rows = partition.statements
     .get(`SELECT ${bucket.sql} AS bucket, ${columns.join(", ")} FROM (${matches}) GROUP BY 1`)

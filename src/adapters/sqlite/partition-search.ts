@@ -41,7 +41,8 @@ export function candidates(partition: ArticlePartition, search: PartitionSearch,
       .all(params) as PartitionHit[];
   }
   if (browseByPostings(search, n)) {
-    const where = conditions(search, params, { keyset, driver: 0 });
+    // The other terms are probed in the postings first: only the matches' rows are read and sorted.
+    const where = conditions(search, params, { keyset, driver: 0, postingsOnly: search.terms.length > 1 });
     return partition.statements
       .get(
         `SELECT a.id, a.published_at, a.rowid FROM ${driverPostings(search)} CROSS JOIN articles a ON a.rowid = d.article
