@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import type { IndexMaintenance, RebuildProgress, RebuildSummary } from "../../../ports/index-maintenance.js";
-import { ArticlePartition } from "../article-partition.js";
+import { ArticlePartition, closeQuietly } from "../article-partition.js";
 import type { MonthlyIndexes } from "../catalog/monthly-indexes.js";
 import { REBUILDABLE } from "../partition-schema.js";
 import { PartitionWriter } from "../partition-writer.js";
@@ -25,12 +25,14 @@ export class DerivedRebuild implements IndexMaintenance {
       if (!existsSync(path)) continue;
       let writer: PartitionWriter;
       let tallied = false;
+      let partition: ArticlePartition | undefined;
       try {
         // On this thread, beside the server's connections: each batch is a short transaction, so reads go on.
-        const partition = new ArticlePartition(month, path, { create: true });
+        partition = new ArticlePartition(month, path, { create: true });
         tallied = !partition.talliesBuilt();
         writer = new PartitionWriter(partition);
       } catch (error) {
+        closeQuietly(partition);
         skipped.push({ month, reason: error instanceof Error ? error.message : String(error) });
         continue;
       }
