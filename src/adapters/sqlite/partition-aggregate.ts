@@ -97,7 +97,7 @@ function addSignalValues(
   rows: AggregatePartRow[],
 ): void {
   const params: Params = { codes: JSON.stringify(codes) };
-  const matches = matchSet(search, params, "a.published_at AS p, a.rowid AS article");
+  const matches = matchSet(search, params, "a.published_at AS p, a.rowid AS article", { probeFirst: true });
   const byBucket = new Map(rows.map((row) => [row.bucket, row]));
   const sql = `SELECT ${BUCKET_SQL[interval].sql} AS bucket, s.signal AS code, s.value AS value FROM (${matches}) m
     JOIN signal_values s ON s.article = m.article WHERE s.signal IN (SELECT value FROM json_each(@codes))`;
