@@ -121,7 +121,7 @@ export function tallyAggregatePart(
   return rows;
 }
 
-/** Distinct members of the spans' rows in `table`, with those read from articles. */
+/** Distinct members of the spans' rows in `table`, with those read from articles: counted by SQLite, not row by row here. */
 function distinct(
   partition: ArticlePartition,
   table: string,
@@ -129,15 +129,15 @@ function distinct(
   spans: readonly string[],
   extra: readonly number[],
 ): number {
-  const seen = new Set<number>(extra);
-  if (spans.length > 0) {
-    const rows = partition.statements
-      .get(`SELECT DISTINCT ${column} FROM ${table} WHERE span IN (SELECT value FROM json_each(?))`)
-      .pluck()
-      .iterate(JSON.stringify(spans)) as Iterable<number>;
-    for (const member of rows) seen.add(member);
-  }
-  return seen.size;
+  const inSpans = `SELECT ${column} FROM ${table} WHERE span IN (SELECT value FROM json_each(@spans))`;
+  const sql =
+    extra.length === 0
+      ? `SELECT count(DISTINCT ${column}) FROM ${table} WHERE span IN (SELECT value FROM json_each(@spans))`
+      : `SELECT count(*) FROM (${inSpans} UNION SELECT value FROM json_each(@extra))`;
+  return partition.statements
+    .get(sql)
+    .pluck()
+    .get({ spans: JSON.stringify(spans), ...(extra.length === 0 ? {} : { extra: JSON.stringify(extra) }) }) as number;
 }
 
 function widen(row: AggregatePartRow, articles: number, first: string | null, last: string | null): void {
