@@ -29,6 +29,7 @@ import type { SizeOrder } from "../../domain/stories/story-order.js";
 import { aggregateSeries } from "./aggregate-series.js";
 import { ArticleIndices } from "./article-indices.js";
 import type { ArticleIndexOptions } from "./article-mapping.js";
+import { BulkLoad } from "./bulk-load.js";
 import { bulkCreate } from "./bulk-write.js";
 import { entitySpellings } from "./entity-spellings.js";
 import { nearest, vectorOf } from "./vector-search.js";
@@ -61,6 +62,8 @@ export class OpenSearchIndex implements IndexBackend, StoryIndex, IndexMaintenan
   readonly indices: ArticleIndices;
   private readonly reader: MonthReader;
   private readonly refreshOnWrite: boolean;
+  /** The bulk load under way, if any (bulkLoad). */
+  private load: BulkLoad | undefined;
 
   constructor(
     private readonly client: Client,
@@ -76,10 +79,30 @@ export class OpenSearchIndex implements IndexBackend, StoryIndex, IndexMaintenan
     if (articles.length === 0) return { inserted: 0, unchanged: 0 };
     await this.indices.ensureTemplate();
     try {
-      return await bulkCreate(this.client, this.names, articles, this.refreshOnWrite);
+      const written = await bulkCreate(this.client, this.names, articles, this.refreshOnWrite && this.load === undefined);
+      await this.load?.wrote(articles);
+      return written;
     } finally {
       // The write may have created a month.
       this.indices.forget();
+    }
+  }
+
+  /**
+   * A bulk load (port: ArticleStore.bulkLoad): writes inside it are not refreshed, and the monthly indices they
+   * write into stop their periodic refresh (refresh_interval -1) until it ends, so the node writes larger segments
+   * and merges less; at the end each index gets its refresh interval back and one refresh. Loads do not nest.
+   */
+  async bulkLoad<T>(load: () => Promise<T>): Promise<T> {
+    if (this.load) throw new Error("a bulk load is already under way");
+    await this.indices.ensureTemplate();
+    this.load = new BulkLoad(this.client, this.names);
+    try {
+      return await load();
+    } finally {
+      const ending = this.load;
+      this.load = undefined;
+      await ending.end();
     }
   }
 
@@ -144,7 +167,7 @@ export class OpenSearchIndex implements IndexBackend, StoryIndex, IndexMaintenan
   }
 
   relabel(changes: readonly StoryRelabel[]): Promise<void> {
-    return relabel(this.client, this.names, changes);
+    return relabel(this.client, this.names, changes, this.refreshOnWrite && this.load === undefined);
   }
 
   /**
