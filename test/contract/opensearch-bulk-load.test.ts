@@ -27,7 +27,9 @@ describe("OpenSearchIndex bulk load", () => {
 
   const refreshIntervals = async (): Promise<Array<string | undefined>> => {
     const { body } = await node.client.indices.getSettings({ index: index.names.articlePattern });
-    return Object.values(body).map((s) => (s as { settings: { index: { refresh_interval?: string } } }).settings.index.refresh_interval);
+    return Object.values(body).map(
+      (s) => (s as { settings: { index: { refresh_interval?: string } } }).settings.index.refresh_interval,
+    );
   };
 
   it("makes every article searchable when it returns, and pauses refreshes only while it runs", async () => {

@@ -2,6 +2,7 @@ import type { ArticleDetail } from "../../domain/article.js";
 import { browseStamp } from "../../domain/browse-cursor.js";
 import { ENTITY_TYPES, ENTITY_TYPE_FIELDS, entityKey } from "../../domain/entities/entity-key.js";
 import { FILTER_FIELDS, foldValue, type FilterFieldSpec } from "../../domain/filter-fields.js";
+import { amountKeys } from "./amount-keys.js";
 import { headlineKey } from "../../domain/stories/headline-key.js";
 import { signalValues, type SignalName } from "../../domain/vocabularies/signals-v1.js";
 
@@ -25,6 +26,8 @@ export interface IndexedFields {
   headline: string | null;
   /** Signals carried (intensity above 0). */
   signals: SignalName[];
+  /** Each amount with a number as one term of its object and number (amount-keys.ts). */
+  amounts: string[];
   /** Mentioned cities with coordinates (spec section 4, rule 5: not regions or countries). */
   places: Array<{ lat: number; lon: number }>;
   vector?: number[];
@@ -43,6 +46,7 @@ export function toDocument(article: ArticleDetail): ArticleDocument {
       story: article.story_id,
       headline: headlineKey(article.title, article.source),
       signals: signalValues(article.signals).map(([name]) => name),
+      amounts: amountKeys(article.amounts),
       places: article.location_details.flatMap((l) =>
         l.kind === "city" && l.latitude !== null && l.longitude !== null ? [{ lat: l.latitude, lon: l.longitude }] : [],
       ),
