@@ -30,12 +30,17 @@ export class BulkLoad {
     for (const m of months) this.paused.add(m);
   }
 
-  /** Restores every monthly index's refresh interval and refreshes them once. */
-  async end(): Promise<void> {
+  /**
+   * Makes what was written searchable (one refresh); with `restore` (the last load sharing the pause to end), gives
+   * every monthly index its refresh interval back first.
+   */
+  async end(restore: boolean): Promise<void> {
     const index = this.names.articlePattern;
-    // null: back to the node's default (the template sets none), search-idle shards included.
-    const restore = { index: { refresh_interval: null } } as unknown as Indices_PutSettings_Request["body"];
-    await this.client.indices.putSettings({ index, body: restore, allow_no_indices: true });
+    if (restore) {
+      // null: back to the node's default (the template sets none), search-idle shards included.
+      const interval = { index: { refresh_interval: null } } as unknown as Indices_PutSettings_Request["body"];
+      await this.client.indices.putSettings({ index, body: interval, allow_no_indices: true });
+    }
     await this.client.indices.refresh({ index, allow_no_indices: true });
   }
 }

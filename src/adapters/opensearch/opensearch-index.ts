@@ -62,8 +62,9 @@ export class OpenSearchIndex implements IndexBackend, StoryIndex, IndexMaintenan
   readonly indices: ArticleIndices;
   private readonly reader: MonthReader;
   private readonly refreshOnWrite: boolean;
-  /** The bulk load under way, if any (bulkLoad). */
+  /** The bulk load under way, if any, and how many loads share it (bulkLoad). */
   private load: BulkLoad | undefined;
+  private loads = 0;
 
   constructor(
     private readonly client: Client,
@@ -91,18 +92,20 @@ export class OpenSearchIndex implements IndexBackend, StoryIndex, IndexMaintenan
   /**
    * A bulk load (port: ArticleStore.bulkLoad): writes inside it are not refreshed, and the monthly indices they
    * write into stop their periodic refresh (refresh_interval -1) until it ends, so the node writes larger segments
-   * and merges less; at the end each index gets its refresh interval back and one refresh. Loads do not nest.
+   * and merges less. Loads under way at once (a feed slot beside a backfill) share the pause: each one refreshes
+   * what it wrote when it ends, and the last one to end gives every index its refresh interval back.
    */
   async bulkLoad<T>(load: () => Promise<T>): Promise<T> {
-    if (this.load) throw new Error("a bulk load is already under way");
     await this.indices.ensureTemplate();
-    this.load = new BulkLoad(this.client, this.names);
+    this.load ??= new BulkLoad(this.client, this.names);
+    this.loads++;
     try {
       return await load();
     } finally {
       const ending = this.load;
-      this.load = undefined;
-      await ending.end();
+      const last = --this.loads === 0;
+      if (last) this.load = undefined;
+      await ending.end(last);
     }
   }
 
