@@ -7,12 +7,16 @@
 //   load    autocannon, 10 connections (throughput, and latency under load)
 // with Fastify hello-world on the same machine as the floor, and a mixed-load
 // row (browsing while other connections run heavy queries). Then, where a JDK
-// >= 21 is installed, the side by side with a real OpenSearch node on a smaller
-// generated corpus (bench/opensearch/). Each part rewrites its own section of
-// bench/RESULTS.md.
+// >= 21 is installed, the side by side (bench/opensearch/side-by-side.ts): the
+// embedded API, the scaled API over the bench's own OpenSearch node (port from
+// --opensearch-port, heap --opensearch-heap, PostgreSQL control store at
+// --database-url in a schema of its own) and the raw requests the scaled API
+// sends the node, on a generated corpus of --side-articles. Each part rewrites
+// its own section of bench/RESULTS.md.
 //
 //   npm run bench [-- --articles 1000000 --months 6 --seconds 5 --reuse --ingest-rounds 1]
-//   npm run bench -- --side-by-side only --side-articles 95000 [--opensearch-up PATH --java-home PATH]
+//   npm run bench -- --side-by-side only --side-articles 95000 [--reuse --opensearch-up PATH --java-home PATH]
+//   npm run bench -- --side-by-side only --side-articles 1000000 --reuse
 //
 // --side-by-side auto (default) runs the side by side when a JDK >= 21 and the recipe
 // (shared/opensearch/opensearch-up.sh beside the repository) are found; on requires them;
@@ -48,8 +52,9 @@ const { values: args } = parseArgs({
     "side-articles": { type: "string", default: "95000" },
     "opensearch-up": { type: "string" },
     "java-home": { type: "string" },
-    "opensearch-port": { type: "string", default: "19280" },
-    "opensearch-heap": { type: "string", default: "1g" },
+    "opensearch-port": { type: "string", default: "19400" },
+    "opensearch-heap": { type: "string", default: "2g" },
+    "database-url": { type: "string", default: "postgres://postgres@127.0.0.1:5432/test" },
     out: { type: "string", default: new URL("./RESULTS.md", import.meta.url).pathname },
   },
 });
@@ -126,6 +131,7 @@ async function main(): Promise<void> {
     reuse: args.reuse === true,
     port: Number(args["opensearch-port"]),
     heap: args["opensearch-heap"] as string,
+    databaseUrl: args["database-url"] as string,
     ...(args["opensearch-up"] ? { script: args["opensearch-up"] } : {}),
     ...(args["java-home"] ? { javaHome: args["java-home"] } : {}),
     ...(SIDE_BY_SIDE === "only" ? {} : { loadBeforeBench }),
@@ -135,11 +141,12 @@ async function main(): Promise<void> {
     if (SIDE_BY_SIDE === "auto") return console.error(`side by side with OpenSearch skipped: ${unavailable}`);
     throw new Error(`side by side with OpenSearch: ${unavailable}`);
   }
-  const command = `npm run bench -- --side-by-side only --side-articles ${options.articles}${MONTHS === 6 ? "" : ` --months ${MONTHS}`} --seconds ${SECONDS}${options.heap === "1g" ? "" : ` --opensearch-heap ${options.heap}`}`;
+  const command = `npm run bench -- --side-by-side only --side-articles ${options.articles}${MONTHS === 6 ? "" : ` --months ${MONTHS}`} --seconds ${SECONDS}${options.heap === "2g" ? "" : ` --opensearch-heap ${options.heap}`}`;
   const measured = await sideBySide(options);
   writeFileSync(join(DATA, `side-by-side-${options.articles}.json`), JSON.stringify(measured, null, 2));
   const section = renderSideBySide(measured, options, command);
-  writeSection(args.out, "side-by-side", section);
+  // The 95k run keeps the section the side by side always had; other sizes get one of their own.
+  writeSection(args.out, options.articles === 95_000 ? "side-by-side" : `side-by-side-${options.articles}`, section);
   console.log(section);
 }
 

@@ -1,5 +1,6 @@
 import { OpenSearchIndex } from "../../src/adapters/opensearch/opensearch-index.js";
 import { openSearchClient } from "../../src/adapters/opensearch/client.js";
+import { toDocument } from "../../src/adapters/opensearch/article-document.js";
 import type { ArticleDetail } from "../../src/domain/article.js";
 import { readArticles } from "../../test/support/gkg-fixtures.js";
 import { SAMPLE_FILES } from "../../test/support/test-server.js";
@@ -9,22 +10,28 @@ import { loadAverage, machine } from "../scale/measure.js";
 // deriving, clustering and embedding excluded): the 1,360 real articles of the
 // bundled sample, copied under new ids into `--months` monthly indices until
 // `--articles`, written by OpenSearchIndex.write in batches of `--batch` (the
-// ingest batch), then the index size per article after a merge to one segment.
+// ingest batch). Each `--modes` entry runs in turn under its own prefix:
+//   write      each write refreshed (the port's promise: searchable on return)
+//   bulk-load  the writes inside OpenSearchIndex.bulkLoad, as ingest makes them
+// Then the index size per article after a merge to one segment (last mode's indices), and the
+// CPU the bench process spent building request bodies (toDocument + JSON) per article.
 //
 //   flock /tmp/newsindex-bench.lock nice -n 5 node --import tsx bench/opensearch/bulk-ingest.ts \
-//     --url http://127.0.0.1:19200 --articles 50000 --months 3 --batch 2000 [--refresh off]
+//     --url http://127.0.0.1:19400 --articles 50000 --months 3 --batch 2000 --modes write,bulk-load
 
 function option(name: string, fallback: string): string {
   const at = process.argv.indexOf(`--${name}`);
   return at >= 0 ? (process.argv[at + 1] ?? fallback) : fallback;
 }
 
-const url = option("url", "http://127.0.0.1:19200");
+// The bench's own node (as the side by side starts it), never the shared test node.
+const url = option("url", "http://127.0.0.1:19400");
 const total = Number(option("articles", "50000"));
 const months = Number(option("months", "3"));
 const batch = Number(option("batch", "2000"));
-const refresh = option("refresh", "on") !== "off";
-const prefix = `bench-bulk-${Date.now()}`;
+const modes = option("modes", "write,bulk-load").split(",");
+for (const mode of modes)
+  if (mode !== "write" && mode !== "bulk-load") throw new Error(`--modes: write or bulk-load, not ${mode}`);
 
 const sample = await readArticles([SAMPLE_FILES.batch2023, SAMPLE_FILES.batch2016, SAMPLE_FILES.bigquery]);
 /** The n-th copy: a sample article under a new id in one of the months (2025-01 onwards), its story its own. */
@@ -37,40 +44,64 @@ function copy(n: number): ArticleDetail {
 }
 
 const client = openSearchClient({ urls: [url], requestTimeoutMs: 120_000 });
-const index = new OpenSearchIndex(client, { prefix, refreshOnWrite: refresh });
 const loadBefore = loadAverage();
+const stamp = Date.now();
+const indexes: OpenSearchIndex[] = [];
+const lines: string[] = [];
 try {
-  // Create the monthly indices first: index creation is not ingest.
-  await index.write(Array.from({ length: months }, (_, m) => copy(m)));
-  let written = months;
-  const started = performance.now();
-  while (written < total) {
-    const articles = Array.from({ length: Math.min(batch, total - written) }, (_, i) => copy(written + i));
-    const result = await index.write(articles);
-    if (result.inserted !== articles.length) throw new Error(`expected ${articles.length} inserted, got ${result.inserted}`);
-    written += articles.length;
+  for (const mode of modes) {
+    const index = new OpenSearchIndex(client, { prefix: `bench-bulk-${mode}-${stamp}` });
+    indexes.push(index);
+    // Create the monthly indices first: index creation is not ingest.
+    await index.write(Array.from({ length: months }, (_, m) => copy(m)));
+    let written = months;
+    const started = performance.now();
+    const load = async (): Promise<void> => {
+      while (written < total) {
+        const articles = Array.from({ length: Math.min(batch, total - written) }, (_, i) => copy(written + i));
+        const result = await index.write(articles);
+        if (result.inserted !== articles.length) throw new Error(`expected ${articles.length} inserted, got ${result.inserted}`);
+        written += articles.length;
+      }
+    };
+    if (mode === "bulk-load") await index.bulkLoad(load);
+    else await load();
+    const seconds = (performance.now() - started) / 1000;
+    if ((await index.count()) !== total) throw new Error(`${mode}: expected ${total} searchable when the load returned`);
+    lines.push(
+      `bulk ingest (${mode}): ${total - months} articles in ${seconds.toFixed(1)} s = ${Math.round((total - months) / seconds)} records/s ` +
+        `(batches of ${batch}, ${months} monthly indices, load average now ${loadAverage()})`,
+    );
   }
-  const pattern = index.names.articlePattern;
-  if (!refresh) await client.indices.refresh({ index: pattern });
-  const seconds = (performance.now() - started) / 1000;
+  // What the bench process itself spends per article on request bodies (the node's share is the rest).
+  const cpu = process.cpuUsage();
+  const n = Math.min(total, 20_000);
+  let chars = 0;
+  for (let i = 0; i < n; i++) chars += JSON.stringify(toDocument(copy(i))).length;
+  const used = process.cpuUsage(cpu);
+  lines.push(
+    `request bodies: ${(((used.user + used.system) / n) | 0).toString()} µs CPU per article in this process, ${Math.round(chars / n)} characters of JSON`,
+  );
+  const last = indexes.at(-1) as OpenSearchIndex;
+  const pattern = last.names.articlePattern;
   await client.indices.forcemerge({ index: pattern, max_num_segments: 1 });
   await client.indices.refresh({ index: pattern });
-  const { body: stats } = await client.indices.stats({ index: pattern, metric: ["store"] });
-  const bytes = (stats._all as { primaries: { store: { size_in_bytes: number } } }).primaries.store.size_in_bytes;
+  const { body: stats } = await client.indices.stats({ index: pattern, metric: ["store", "docs"] });
+  const primaries = (stats._all as { primaries: { store: { size_in_bytes: number }; docs: { count: number } } }).primaries;
   // Articles, not Lucene documents (each amount is a nested document of its own).
-  const docs = await index.count();
+  const docs = await last.count();
+  lines.push(
+    `index size: ${docs} articles (${primaries.docs.count} Lucene documents), ${(primaries.store.size_in_bytes / 2 ** 20).toFixed(1)} MiB, ` +
+      `${Math.round(primaries.store.size_in_bytes / docs)} bytes per article (one segment, no vectors)`,
+  );
   console.log(`Machine: ${machine()}. Load average before / after: ${loadBefore} -> ${loadAverage()}.`);
-  console.log(
-    `bulk ingest: ${total - months} articles in ${seconds.toFixed(1)} s = ${Math.round((total - months) / seconds)} records/s ` +
-      `(batches of ${batch}, ${months} monthly indices, ${refresh ? "refresh per request" : "one refresh at the end"})`,
-  );
-  console.log(
-    `index size: ${docs} articles, ${(bytes / 2 ** 20).toFixed(1)} MiB, ${Math.round(bytes / docs)} bytes per article (one segment, no vectors)`,
-  );
+  for (const line of lines) console.log(line);
 } finally {
-  const { body } = await client.indices.get({ index: `${prefix}-*` });
-  const names = Object.keys(body);
-  if (names.length > 0) await client.indices.delete({ index: names.join(",") });
-  await client.indices.deleteIndexTemplate({ name: index.names.articleTemplate }, { ignore: [404] });
+  for (const index of indexes) {
+    const { body } = await client.indices.get({ index: `${index.names.prefix}-*` });
+    const names = Object.keys(body);
+    if (names.length > 0) await client.indices.delete({ index: names.join(",") });
+    await client.indices.deleteIndexTemplate({ name: index.names.articleTemplate }, { ignore: [404] });
+  }
   await client.close();
 }

@@ -1,23 +1,35 @@
+import { randomBytes } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import autocannon from "autocannon";
+import pg from "pg";
 import { Client } from "undici";
-import { GkgArticleSource } from "../../src/adapters/gdelt/gkg-source.js";
-import { foldValue } from "../../src/domain/filter-fields.js";
 import { generateCorpus } from "../corpus/generate-corpus.js";
-import { startChild } from "../scale/child-server.js";
+import { startChild, type ChildServer } from "../scale/child-server.js";
 import { bytesUnder, monthlyIndexes } from "../scale/disk-usage.js";
-import { load, loadAverage, machine, timeAlternating, type Latency, type Throughput } from "../scale/measure.js";
-import { pathOf } from "../scale/query-mix.js";
+import { load, loadAverage, machine, summarise, type Latency, type Throughput } from "../scale/measure.js";
 import { ingestPass } from "../scale/run-ingest.js";
-import { call, INDEX, loadCorpus, type LoadFigures } from "./corpus-index.js";
+import { startCaptureProxy, type NodeRequest } from "./capture-proxy.js";
 import { findJdk, jdkAt, type Jdk } from "./jdk.js";
 import { findUpScript, freePort, startNode } from "./node.js";
-import { PAIRED_QUERIES, type PairedQuery } from "./paired-queries.js";
+import { SIDE_ROWS, type SideRow } from "./paired-queries.js";
+import { loadScaled, scaledEnv, type ScaledLoad } from "./scaled-shape.js";
 
-// NewsIndex beside a real single-node OpenSearch on the same generated corpus
-// (issue 12): the same query mix through each one's HTTP API, one keep-alive
-// client each, calls alternating, then throughput at 10 connections. Runs only
-// where a JDK >= 21 and the shared OpenSearch recipe are found.
+// Three columns on one machine and one generated corpus (issue 27; the fair
+// anchor of issue 33):
+//   embedded  the API over the SQLite index (NEWSINDEX_INDEX=sqlite)
+//   scaled    the API over a real OpenSearch node (NEWSINDEX_INDEX=opensearch,
+//             PostgreSQL control store in a schema of its own)
+//   raw       the very requests the scaled API sent the node for the same call
+//             (captured through a recording proxy, capture-proxy.ts), replayed
+//             against the node in the same order: the ratio scaled / raw is
+//             what the API adds to its own queries.
+// The node's monthly indices are sorted on disk (published_at desc, id desc,
+// article-mapping.ts) and merged to one segment before anything is timed; the
+// warm-up runs the whole mix on all three until the raw column's latency is
+// stable; latency rows take turns call by call, throughput runs take turns
+// system by system, twice. The node is the bench's own (its port and base dir
+// under bench/.data), never a shared one.
 
 export interface SideBySideOptions {
   repoRoot: string;
@@ -32,26 +44,30 @@ export interface SideBySideOptions {
   javaHome?: string;
   port: number;
   heap: string;
+  /** PostgreSQL for the scaled API's control store (a schema of its own, dropped afterwards). */
+  databaseUrl: string;
   /** The load average before the whole bench, when the side by side follows the scale run: then its own load is the bench's. */
   loadBeforeBench?: string;
 }
 
 interface Row {
-  query: PairedQuery;
+  row: SideRow;
   path: string;
-  newsindex: Latency;
-  opensearch: Latency;
-  agreement: Agreement;
+  /** What the scaled API sent the node for one call (the catalog read, cached a second, left out). */
+  requests: NodeRequest[];
+  embedded: Latency;
+  scaled: Latency;
+  raw: Latency;
+  agreement: string;
 }
 
-interface Agreement {
-  niTotal: number;
-  osTotal: number;
-  /** Facets whose 10 values and counts are the same in both, of those asked; differences beyond NewsIndex's stated error bound. */
-  facetsSame?: { same: number; asked: number; differences: string[]; beyondBound: string[] };
-  /** The page's ids in the same order (newest-first rows), or how many of the 10 titles are shared (ranked rows). */
-  samePage?: boolean;
-  sharedTitles?: number;
+interface ThroughputRow {
+  name: string;
+  path: string;
+  embedded: Throughput;
+  scaled: Throughput;
+  /** API calls per second: requests per second over the requests one call sends. */
+  raw: Throughput;
 }
 
 export interface SideBySide {
@@ -61,16 +77,21 @@ export interface SideBySide {
   osVersion: string;
   luceneVersion: string;
   corpusArticles: number;
-  ingestSeconds: number | undefined;
-  niPartitions: number;
-  niIndexBytes: number;
-  os: LoadFigures;
+  embeddedIngestSeconds: number | undefined;
+  embeddedPartitions: number;
+  embeddedIndexBytes: number;
+  scaled: ScaledLoad;
+  warmUp: { seconds: number; windows: number[]; stable: boolean };
   rows: Row[];
-  throughput: Array<{ name: string; path: string; newsindex: Throughput; opensearch: Throughput }>;
+  throughput: ThroughputRow[];
 }
 
 const MIN_JAVA = 21;
-const WARM_UP_SECONDS = 5;
+/** The warm-up: windows of this long, until two successive windows' raw p50 differ by less than STABLE, at most MAX. */
+const WARM_WINDOW_SECONDS = 4;
+const WARM_STABLE = 0.05;
+const WARM_MAX_SECONDS = 120;
+const THROUGHPUT_ROUNDS = 2;
 
 /** Why the side by side cannot run here, or undefined when it can. */
 export function sideBySideUnavailable(o: Pick<SideBySideOptions, "repoRoot" | "script" | "javaHome">): string | undefined {
@@ -80,6 +101,8 @@ export function sideBySideUnavailable(o: Pick<SideBySideOptions, "repoRoot" | "s
   if (!findUpScript(o.repoRoot, o.script)) return "no shared/opensearch/opensearch-up.sh beside the repository";
   return undefined;
 }
+
+type Api = ChildServer<{ port: number; key: string }>;
 
 export async function sideBySide(o: SideBySideOptions): Promise<SideBySide> {
   const loadBefore = loadAverage();
@@ -95,23 +118,21 @@ export async function sideBySide(o: SideBySideOptions): Promise<SideBySide> {
     outDir: corpusDir,
     seed: 1,
   });
-  const dataDir = join(o.dataRoot, `side-index-${o.articles}`);
-  const marker = join(dataDir, "BENCH-CORPUS.json");
-  let ingestSeconds: number | undefined;
+  const embeddedDir = join(o.dataRoot, `side-index-${o.articles}`);
+  const marker = join(embeddedDir, "BENCH-CORPUS.json");
+  let embeddedIngestSeconds: number | undefined;
   if (!(o.reuse && existsSync(marker) && readFileSync(marker, "utf8") === corpus.key)) {
-    ingestSeconds = (await ingestPass("clustered", corpusDir, dataDir)).seconds;
+    embeddedIngestSeconds = (await ingestPass("clustered", corpusDir, embeddedDir)).seconds;
     writeFileSync(marker, corpus.key);
   }
 
-  const api = await startChild<{ port: number; key: string }>("./serve-api.ts", [dataDir]);
-  const base = join(o.dataRoot, "opensearch");
+  const base = join(o.dataRoot, "opensearch-scaled");
   const port = await freePort(o.port);
-  console.error(`side by side: starting OpenSearch (${jdk.home}, Java ${jdk.major}) on port ${port} in ${base} ...`);
+  console.error(
+    `side by side: starting OpenSearch (${jdk.home}, Java ${jdk.major}, heap ${o.heap}) on port ${port} in ${base} ...`,
+  );
   let stopping: Promise<void> | undefined;
-  const node = await startNode({ script, javaHome: jdk.home, base, port, heap: o.heap }).catch(async (error: unknown) => {
-    await api.stop();
-    throw error;
-  });
+  const node = await startNode({ script, javaHome: jdk.home, base, port, heap: o.heap });
   // Stop the node on Ctrl-C too: it runs as a daemon and would outlive the bench.
   const onSignal = (signal: NodeJS.Signals): void => {
     stopping ??= node.stop();
@@ -119,62 +140,154 @@ export async function sideBySide(o: SideBySideOptions): Promise<SideBySide> {
   };
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
+
+  const prefix = `bench-scaled-${o.articles}`;
+  const schema = `bench_scaled_${randomBytes(4).toString("hex")}`;
+  const apis: Api[] = [];
   const osClient = new Client(node.origin, { pipelining: 1 });
-  const niClient = new Client(`http://127.0.0.1:${api.info.port}`, { pipelining: 1 });
+  const clients: Client[] = [osClient];
+  const proxy = await startCaptureProxy(node.origin);
   try {
-    const about = await call<{ version: { number: string; lucene_version: string } }>(osClient, "GET", "/");
-    console.error(`side by side: loading the corpus into OpenSearch ${about.version.number} ...`);
-    const os = await loadCorpus(osClient, await GkgArticleSource.create(), corpus.files, corpus.key, o.reuse);
-    console.error(`  ${os.documents} documents in ${os.seconds.toFixed(1)} s, ${os.segments} segments`);
-
-    const headers = { "x-api-key": api.info.key };
-    const niCall = async (path: string): Promise<string> => {
-      const response = await niClient.request({ method: "GET", path, headers });
-      const text = await response.body.text();
-      if (response.statusCode !== 200) throw new Error(`NewsIndex ${path}: ${response.statusCode} ${text.slice(0, 300)}`);
-      return text;
+    const about = (await (await osClient.request({ method: "GET", path: "/" })).body.json()) as {
+      version: { number: string; lucene_version: string };
     };
-    const osSearch = `/${INDEX}/_search`;
-    const osCall = async (body: string): Promise<string> => {
-      const response = await osClient.request({
-        method: "POST",
-        path: osSearch,
-        headers: { "content-type": "application/json" },
-        body,
-      });
-      const text = await response.body.text();
-      if (response.statusCode !== 200) throw new Error(`OpenSearch ${body}: ${response.statusCode} ${text.slice(0, 300)}`);
-      return text;
+    console.error(`side by side: the scaled shape's index on OpenSearch ${about.version.number} ...`);
+    const scaled = await loadScaled({
+      origin: node.origin,
+      prefix,
+      corpusDir,
+      corpusKey: corpus.key,
+      dataDir: join(o.dataRoot, `side-scaled-${o.articles}`),
+      reuse: o.reuse,
+    });
+    console.error(`  ${scaled.articles} articles, merged to one segment per month in ${scaled.mergeSeconds.toFixed(0)} s`);
+
+    const control = {
+      NEWSINDEX_CONTROL_STORE: "postgres",
+      NEWSINDEX_DATABASE_URL: o.databaseUrl,
+      NEWSINDEX_DATABASE_SCHEMA: schema,
+    };
+    const scaledDir = join(o.dataRoot, `side-scaled-${o.articles}`);
+    const embeddedApi = await startChild<{ port: number; key: string }>("./serve-api.ts", [embeddedDir]);
+    apis.push(embeddedApi);
+    const scaledApi = await startChild<{ port: number; key: string }>("./serve-api.ts", [scaledDir], {
+      ...scaledEnv(node.origin, prefix),
+      ...control,
+    });
+    apis.push(scaledApi);
+    // The same API, its node requests through the recording proxy: asked once per row, never timed.
+    const capturingApi = await startChild<{ port: number; key: string }>("./serve-api.ts", [scaledDir], {
+      ...scaledEnv(proxy.origin, prefix),
+      ...control,
+    });
+    apis.push(capturingApi);
+
+    const apiCall = (api: Api): ((path: string) => Promise<string>) => {
+      const client = new Client(`http://127.0.0.1:${api.info.port}`, { pipelining: 1 });
+      clients.push(client);
+      const headers = { "x-api-key": api.info.key };
+      return async (path) => {
+        const response = await client.request({ method: "GET", path, headers });
+        const text = await response.body.text();
+        if (response.statusCode !== 200) throw new Error(`${path}: ${response.statusCode} ${text.slice(0, 300)}`);
+        return text;
+      };
+    };
+    const embeddedCall = apiCall(embeddedApi);
+    const scaledCall = apiCall(scaledApi);
+    const capturingCall = apiCall(capturingApi);
+    const rawCall = async (requests: readonly NodeRequest[]): Promise<void> => {
+      for (const r of requests) {
+        const response = await osClient.request({
+          method: r.method,
+          path: r.path,
+          ...(r.body === undefined ? {} : { body: r.body, headers: { "content-type": "application/json" } }),
+        });
+        const text = await response.body.text();
+        if (response.statusCode !== 200) throw new Error(`OpenSearch ${r.path}: ${response.statusCode} ${text.slice(0, 300)}`);
+      }
     };
 
-    // The JVM compiles its hot paths over the first thousands of searches: run the whole mix on both first.
-    console.error("side by side: warming both systems up");
-    const warm = performance.now() + WARM_UP_SECONDS * 1000;
-    for (let i = 0; performance.now() < warm; i++) {
-      const query = PAIRED_QUERIES[i % PAIRED_QUERIES.length] as PairedQuery;
-      await Promise.all([niCall(pathOf(query)), osCall(JSON.stringify(query.os))]);
+    const entities = JSON.parse(await embeddedCall("/entities?q=biden&type=person")) as {
+      entities: Array<{ entity_id: string }>;
+    };
+    const entity = entities.entities[0]?.entity_id;
+    if (entity === undefined) throw new Error("no entity for biden in the corpus");
+    const pathOf = (row: SideRow): string => row.path.replace("{entity}", encodeURIComponent(entity));
+
+    // What the scaled API sends the node for each row (a second call: the first may read the month catalog).
+    const plans: Array<{ row: SideRow; path: string; requests: NodeRequest[] }> = [];
+    for (const row of SIDE_ROWS) {
+      const path = pathOf(row);
+      await capturingCall(path);
+      proxy.clear();
+      await capturingCall(path);
+      const requests = proxy.take().filter((r) => !r.path.startsWith("/_cat/"));
+      if (requests.length === 0) throw new Error(`${row.name}: the scaled API sent the node nothing`);
+      plans.push({ row, path, requests });
     }
+    await capturingApi.stop();
+    apis.splice(apis.indexOf(capturingApi), 1);
+
+    const roundOf = (plan: (typeof plans)[number]): Array<() => Promise<unknown>> => [
+      () => embeddedCall(plan.path),
+      () => scaledCall(plan.path),
+      () => rawCall(plan.requests),
+    ];
+
+    // Warm-up: the whole mix on all three, window after window, until the raw column's p50 holds still.
+    console.error("side by side: warming up until OpenSearch's latency is stable");
+    const warmStart = performance.now();
+    const windows: number[] = [];
+    let stable = false;
+    while (performance.now() - warmStart < WARM_MAX_SECONDS * 1000) {
+      const samples: number[] = [];
+      const end = performance.now() + WARM_WINDOW_SECONDS * 1000;
+      while (performance.now() < end) {
+        for (const plan of plans) {
+          const [a, b, c] = roundOf(plan) as [() => Promise<unknown>, () => Promise<unknown>, () => Promise<unknown>];
+          await a();
+          await b();
+          const t = performance.now();
+          await c();
+          samples.push(performance.now() - t);
+        }
+      }
+      windows.push(summarise(samples).p50);
+      const [previous, last] = windows.slice(-2) as [number, number];
+      if (windows.length >= 2 && Math.abs(last - previous) / previous < WARM_STABLE) {
+        stable = true;
+        break;
+      }
+    }
+    const warmUp = { seconds: (performance.now() - warmStart) / 1000, windows, stable };
+    console.error(`  ${warmUp.seconds.toFixed(0)} s, raw p50 per window ${windows.map((w) => w.toFixed(2)).join(", ")}`);
+
     const rows: Row[] = [];
-    for (const query of PAIRED_QUERIES) {
-      const path = pathOf(query);
-      const body = JSON.stringify(query.os);
-      console.error(`side by side: ${query.name}`);
-      const agreement = agree(query, JSON.parse(await niCall(path)) as NiResponse, JSON.parse(await osCall(body)) as OsResponse);
-      const [newsindex, opensearch] = await timeAlternating(
-        () => niCall(path),
-        () => osCall(body),
-        o.seconds,
-      );
-      rows.push({ query, path, newsindex, opensearch, agreement });
+    for (const plan of plans) {
+      console.error(`side by side: ${plan.row.name}`);
+      const agreement = agree(JSON.parse(await embeddedCall(plan.path)), JSON.parse(await scaledCall(plan.path)));
+      const [embedded, scaledLatency, raw] = (await timeRoundRobin(roundOf(plan), o.seconds)) as [Latency, Latency, Latency];
+      rows.push({ row: plan.row, path: plan.path, requests: plan.requests, embedded, scaled: scaledLatency, raw, agreement });
     }
-    const throughput: SideBySide["throughput"] = [];
-    for (const query of PAIRED_QUERIES) {
-      if (!query.throughput) continue;
-      const path = pathOf(query);
-      console.error(`side by side: ${query.throughput} at 10 connections`);
-      const newsindex = await load(`http://127.0.0.1:${api.info.port}${path}`, headers, 10, o.seconds);
-      const opensearch = await load(node.origin + osSearch, {}, 10, o.seconds, JSON.stringify(query.os));
-      throughput.push({ name: query.throughput, path, newsindex, opensearch });
+
+    const throughput: ThroughputRow[] = [];
+    for (const plan of plans) {
+      if (!plan.row.throughput) continue;
+      console.error(`side by side: ${plan.row.throughput} at 10 connections`);
+      const runs: Throughput[][] = [[], [], []];
+      const seconds = Math.max(2, Math.round(o.seconds / THROUGHPUT_ROUNDS));
+      for (let round = 0; round < THROUGHPUT_ROUNDS; round++) {
+        runs[0]?.push(
+          await load(`http://127.0.0.1:${embeddedApi.info.port}${plan.path}`, { "x-api-key": embeddedApi.info.key }, 10, seconds),
+        );
+        runs[1]?.push(
+          await load(`http://127.0.0.1:${scaledApi.info.port}${plan.path}`, { "x-api-key": scaledApi.info.key }, 10, seconds),
+        );
+        runs[2]?.push(await loadSequence(node.origin, plan.requests, 10, seconds));
+      }
+      const [embedded, scaledRuns, raw] = runs.map(meanThroughput) as [Throughput, Throughput, Throughput];
+      throughput.push({ name: plan.row.throughput, path: plan.path, embedded, scaled: scaledRuns, raw });
     }
     return {
       loadBefore,
@@ -183,146 +296,169 @@ export async function sideBySide(o: SideBySideOptions): Promise<SideBySide> {
       osVersion: about.version.number,
       luceneVersion: about.version.lucene_version,
       corpusArticles: corpus.articles,
-      ingestSeconds,
-      niPartitions: monthlyIndexes(dataDir),
-      niIndexBytes: bytesUnder(join(dataDir, "index")),
-      os,
+      embeddedIngestSeconds,
+      embeddedPartitions: monthlyIndexes(embeddedDir),
+      embeddedIndexBytes: bytesUnder(join(embeddedDir, "index")),
+      scaled,
+      warmUp,
       rows,
       throughput,
     };
   } finally {
     process.off("SIGINT", onSignal);
     process.off("SIGTERM", onSignal);
-    await Promise.all([osClient.close(), niClient.close()]);
+    for (const api of apis) await api.stop();
+    await Promise.all(clients.map((c) => c.close()));
+    await proxy.close();
+    await dropSchema(o.databaseUrl, schema);
     await (stopping ?? node.stop());
-    await api.stop();
   }
 }
 
-interface NiResponse {
-  total: number;
-  results: Array<{ id: string; title: string | null }>;
-  facets?: Record<string, { values: Array<{ value: string; count: number }>; doc_count_error_upper_bound: number }>;
-}
-
-interface OsResponse {
-  hits: { total: { value: number }; hits: Array<{ _id: string; _source: { title: string | null } }> };
-  aggregations?: Record<string, { buckets: Array<{ key: string; doc_count: number }> }>;
-}
-
-function agree(query: PairedQuery, ni: NiResponse, os: OsResponse): Agreement {
-  const out: Agreement = { niTotal: ni.total, osTotal: os.hits.total.value };
-  const niIds = ni.results.map((r) => r.id);
-  const osIds = os.hits.hits.map((h) => h._id);
-  if (query.params.q === undefined) out.samePage = niIds.join() === osIds.join();
-  else {
-    // Copies of one page share a title and tie on score, so which copies make the page is arbitrary: compare titles.
-    const osTitles = os.hits.hits.map((h) => h._source.title);
-    out.sharedTitles = ni.results.filter((r) => {
-      const at = osTitles.indexOf(r.title);
-      if (at >= 0) osTitles.splice(at, 1);
-      return at >= 0;
-    }).length;
+async function dropSchema(url: string, schema: string): Promise<void> {
+  const db = new pg.Client({ connectionString: url });
+  await db.connect();
+  try {
+    await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+  } finally {
+    await db.end();
   }
-  if (query.facets) {
-    const differences: string[] = [];
-    const beyondBound: string[] = [];
-    for (const [name, field] of Object.entries(query.facets)) {
-      const facet = ni.facets?.[name];
-      const a = (facet?.values ?? []).map((v) => `${foldValue(v.value)}=${v.count}`);
-      const buckets = os.aggregations?.[name]?.buckets ?? [];
-      const b = buckets.map((v) => `${v.key}=${v.doc_count}`);
-      if (a.join("\n") === b.join("\n")) continue;
-      const bound = facet?.doc_count_error_upper_bound ?? 0;
-      differences.push(
-        `${name} (${field}, error bound ${bound}): ${a.filter((x) => !b.includes(x)).join(", ")} / ${b.filter((x) => !a.includes(x)).join(", ")}`,
-      );
-      // A count cut short in one monthly index may be low by up to the bound, never high.
-      const exact = new Map(buckets.map((v) => [v.key, v.doc_count]));
-      const outside = (facet?.values ?? []).filter((v) => {
-        const truth = exact.get(foldValue(v.value));
-        return truth !== undefined && (v.count > truth || truth - v.count > bound);
-      });
-      if (outside.length > 0) beyondBound.push(`${name}: ${outside.map((v) => v.value).join(", ")}`);
+}
+
+/** Each call in turn (a, b, c, a, b, c, ...) for about `seconds` after a second's warm-up; each one's latency in ms. */
+async function timeRoundRobin(calls: Array<() => Promise<unknown>>, seconds: number): Promise<Latency[]> {
+  const warm = performance.now() + 1000;
+  while (performance.now() < warm) for (const call of calls) await call();
+  const samples: number[][] = calls.map(() => []);
+  const end = performance.now() + seconds * 1000;
+  while (performance.now() < end) {
+    for (const [i, call] of calls.entries()) {
+      const t = performance.now();
+      await call();
+      samples[i]?.push(performance.now() - t);
     }
-    const asked = Object.keys(query.facets).length;
-    out.facetsSame = { same: asked - differences.length, asked, differences, beyondBound };
   }
-  return out;
+  return samples.map(summarise);
+}
+
+/** autocannon over the node with the captured requests as each connection's sequence; rates per API call. */
+async function loadSequence(
+  origin: string,
+  requests: readonly NodeRequest[],
+  connections: number,
+  seconds: number,
+): Promise<Throughput> {
+  if (requests.length === 1 && requests[0]?.method === "POST") {
+    const [only] = requests as [NodeRequest];
+    return load(origin + only.path, {}, connections, seconds, only.body);
+  }
+  const result = await autocannon({
+    url: origin,
+    connections,
+    duration: seconds,
+    requests: requests.map((r) => ({
+      method: r.method,
+      path: r.path,
+      ...(r.body === undefined ? {} : { body: r.body, headers: { "content-type": "application/json" } }),
+    })),
+  });
+  if (result.non2xx > 0 || result.errors > 0) throw new Error(`${origin}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return { requestsPerSecond: result.requests.average / requests.length, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+function meanThroughput(runs: readonly Throughput[]): Throughput {
+  const mean = (f: (t: Throughput) => number): number => runs.reduce((s, t) => s + f(t), 0) / Math.max(1, runs.length);
+  return { requestsPerSecond: mean((t) => t.requestsPerSecond), p50: mean((t) => t.p50), p99: mean((t) => t.p99) };
+}
+
+/** Whether both shapes answered alike: totals of a search, buckets of a series, edges of a graph call. */
+function agree(embedded: Record<string, unknown>, scaled: Record<string, unknown>): string {
+  const parts: string[] = [];
+  if (typeof embedded.total === "number") parts.push(`totals ${embedded.total} / ${String(scaled.total)}`);
+  for (const key of ["buckets", "series", "related", "results"]) {
+    const a = embedded[key];
+    const b = scaled[key];
+    if (Array.isArray(a) && Array.isArray(b)) parts.push(`${a.length} / ${b.length} ${key}`);
+  }
+  for (const key of ["partial", "approximate"]) {
+    if (embedded[key] !== undefined || scaled[key] !== undefined)
+      parts.push(`${key} ${String(embedded[key])} / ${String(scaled[key])}`);
+  }
+  return parts.join(", ");
 }
 
 const ms = (v: number): string => (v < 10 ? v.toFixed(2) : v.toFixed(1));
 const mib = (b: number): string => `${Math.round(b / 2 ** 20)} MiB`;
-const ratio = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
-
-function agreementText(a: Agreement): string {
-  const parts = [a.niTotal === a.osTotal ? "totals equal" : `**totals differ by ${a.niTotal - a.osTotal}**`];
-  if (a.facetsSame)
-    parts.push(
-      a.facetsSame.same === a.facetsSame.asked
-        ? "facets equal (10 values each, same counts)"
-        : `facets differ (NewsIndex / OpenSearch): ${a.facetsSame.differences.join("; ")}; ${a.facetsSame.beyondBound.length === 0 ? "every NewsIndex count within its stated `doc_count_error_upper_bound` of the exact count" : `**beyond NewsIndex's stated error bound**: ${a.facetsSame.beyondBound.join("; ")}`}`,
-    );
-  if (a.samePage !== undefined) parts.push(a.samePage ? "same page of ids" : "**pages differ**");
-  if (a.sharedTitles !== undefined) parts.push(`${a.sharedTitles} of the top 10 titles shared`);
-  return parts.join(", ");
-}
+const x = (a: number, b: number): string => `${(a / b).toFixed(2)}x`;
 
 /** The section of bench/RESULTS.md. */
 export function renderSideBySide(r: SideBySide, o: SideBySideOptions, command: string): string {
-  // Another full core's worth of work before the run started: the figures measure the contention as much as the engines.
-  const busy = Number((o.loadBeforeBench ?? r.loadBefore).split(" / ")[0]) >= 1;
+  const busy = Number((o.loadBeforeBench ?? r.loadBefore).split(" / ")[0]) >= 2;
   const rows = r.rows.map(
     (row) =>
-      `| ${row.query.name} | \`${row.path}\` | ${row.agreement.niTotal} / ${row.agreement.osTotal} | ${ms(row.newsindex.p50)} / ${ms(row.newsindex.p99)} | ${ms(row.opensearch.p50)} / ${ms(row.opensearch.p99)} | **${ratio(row.newsindex.p50, row.opensearch.p50)}** | ${ratio(row.newsindex.p99, row.opensearch.p99)} |`,
+      `| ${row.row.name} | \`${row.path}\` | ${row.requests.length} | ${ms(row.embedded.p50)} / ${ms(row.embedded.p99)} | ${ms(row.scaled.p50)} / ${ms(row.scaled.p99)} | ${ms(row.raw.p50)} / ${ms(row.raw.p99)} | **${x(row.scaled.p50, row.raw.p50)}** | ${x(row.embedded.p50, row.raw.p50)} |`,
   );
   const throughput = r.throughput.map(
     (t) =>
-      `| ${t.name} | \`${t.path}\` | ${Math.round(t.newsindex.requestsPerSecond)} | ${Math.round(t.opensearch.requestsPerSecond)} | **${ratio(t.newsindex.requestsPerSecond, t.opensearch.requestsPerSecond)}** | ${t.newsindex.p50} / ${t.newsindex.p99} | ${t.opensearch.p50} / ${t.opensearch.p99} |`,
+      `| ${t.name} | \`${t.path}\` | ${Math.round(t.embedded.requestsPerSecond)} | ${Math.round(t.scaled.requestsPerSecond)} | ${Math.round(t.raw.requestsPerSecond)} | **${x(t.scaled.requestsPerSecond, t.raw.requestsPerSecond)}** | ${x(t.embedded.requestsPerSecond, t.raw.requestsPerSecond)} |`,
   );
-  const verdict = (met: boolean, text: string): string =>
-    busy ? "not judged: the machine was busy" : met ? "met" : `missed: ${text}`;
+  const verdict = (met: boolean, text: string): string => (met ? "met" : `missed: ${text}`);
+  const oneMillion = r.corpusArticles >= 1_000_000;
   const targets = [
     ...r.rows.map((row) => {
-      const x = row.newsindex.p50 / row.opensearch.p50;
-      return `| NewsIndex / OpenSearch p50 <= 1.5: ${row.query.name} | ${x.toFixed(2)}x | ${verdict(x <= 1.5, `${(x / 1.5).toFixed(1)}x over (${ms(row.newsindex.p50 - 1.5 * row.opensearch.p50)} ms above 1.5x)`)} |`;
+      const ratio = row.scaled.p50 / row.raw.p50;
+      return `| scaled API p50 <= 1.3x raw: ${row.row.name} | ${ratio.toFixed(2)}x | ${verdict(ratio <= 1.3, `${ms(row.scaled.p50 - 1.3 * row.raw.p50)} ms above 1.3x`)} |`;
     }),
-    ...r.throughput.map((t) => {
-      const x = t.newsindex.requestsPerSecond / t.opensearch.requestsPerSecond;
-      return `| throughput at 10 connections >= 0.5x OpenSearch: ${t.name} | ${x.toFixed(2)}x | ${verdict(x >= 0.5, `${(0.5 / x).toFixed(1)}x short`)} |`;
-    }),
+    ...r.rows.flatMap((row) =>
+      row.row.targetMs === undefined || (row.row.targetMs === 300 && !oneMillion)
+        ? []
+        : [
+            `| scaled API p50 <= ${row.row.targetMs} ms${row.row.targetMs === 300 ? " at 1M" : ""}: ${row.row.name} | ${ms(row.scaled.p50)} ms | ${verdict(row.scaled.p50 <= row.row.targetMs, `${(row.scaled.p50 / row.row.targetMs).toFixed(1)}x over`)} |`,
+          ],
+    ),
+    ...r.throughput
+      .filter((t) => t.name === "keyword")
+      .map((t) => {
+        const ratio = t.scaled.requestsPerSecond / t.raw.requestsPerSecond;
+        const short = ratio > 0 ? `${(0.5 / ratio).toFixed(1)}x short` : "no call completed in the scaled runs";
+        return `| scaled keyword throughput at 10 connections >= 0.5x raw | ${ratio.toFixed(2)}x | ${verdict(ratio >= 0.5, short)} |`;
+      }),
   ];
+  const perArticle = (bytes: number, n: number): string => `${Math.round(bytes / n).toLocaleString("en")} B per article`;
   return [
-    "## Side by side with OpenSearch",
+    `## Side by side: embedded, scaled and raw OpenSearch (${r.corpusArticles.toLocaleString("en")} articles)`,
     "",
-    `Machine: ${machine()}; OpenSearch ${r.osVersion} (Lucene ${r.luceneVersion}) on Java ${r.jdk.major} (\`${r.jdk.home}\`), heap ${o.heap}, started by \`shared/opensearch/opensearch-up.sh\`. Load average before / after (1, 5, 15 min): ${r.loadBefore} → ${r.loadAfter}.${busy ? " **The machine was busy with other work during this run** (see the load average before it started): both systems shared the cores with it, so the latencies measure that contention as much as the engines, and the targets below are not judged. Re-run on a quiet machine." : ""}`,
+    `Machine: ${machine()}; OpenSearch ${r.osVersion} (Lucene ${r.luceneVersion}) on Java ${r.jdk.major}, heap ${o.heap}, the bench's own node (\`shared/opensearch/opensearch-up.sh\`, base \`bench/.data/opensearch-scaled\`). Load average before / after (1, 5, 15 min): ${r.loadBefore} → ${r.loadAfter}.${busy ? " **The machine was busy with other work during this run** (load average at or above its 2 cores before it started): every column shared the cores with that work, so absolute figures are high and only ratios within a row (measured call by call, in turn) carry over." : ""}`,
     `Command: \`${command}\`.`,
     "",
-    `Corpus: ${r.corpusArticles.toLocaleString("en")} articles from the generator above (${o.months} months from 2024-01, seed 1) in both systems. NewsIndex: ingested through its pipeline with story clustering${r.ingestSeconds === undefined ? " (kept from an earlier run, --reuse)" : ` in ${r.ingestSeconds.toFixed(0)} s`}, ${r.niPartitions} monthly indexes, ${mib(r.niIndexBytes)}. OpenSearch: ${r.os.documents.toLocaleString("en")} documents through \`_bulk\`${r.os.loaded ? ` in ${r.os.seconds.toFixed(0)} s` : " (kept from an earlier run, --reuse)"}, 1 shard, no replica, ${r.os.segments} segment${r.os.segments === 1 ? "" : "s"} as its merge policy left them, ${mib(r.os.storeBytes)}. Same fields: title and entity names (persons, organizations, other names) analysed for keyword search (split on anything but letters and digits, lower-cased, accents folded; title weighted 10 to 1), filter and facet fields as keywords folded to lower case, \`published_at\` a date; the OpenSearch \`_source\` is the Article a NewsIndex hit returns.`,
+    `Corpus: ${r.corpusArticles.toLocaleString("en")} articles from the generator above (${o.months} months from 2024-01, seed 1). Embedded: ingested with story clustering${r.embeddedIngestSeconds === undefined ? " (kept from an earlier run, --reuse)" : ` in ${r.embeddedIngestSeconds.toFixed(0)} s`}, ${r.embeddedPartitions} monthly indexes, ${mib(r.embeddedIndexBytes)} (${perArticle(r.embeddedIndexBytes, r.corpusArticles)}, stories and control store apart). Scaled: the same pipeline with \`NEWSINDEX_INDEX=opensearch\`${r.scaled.ingest ? ` at ${r.scaled.ingest.perSecond.toLocaleString("en")} records/s (${r.scaled.ingest.seconds.toFixed(0)} s, parse, derive and cluster included, no embedding)` : " (kept from an earlier run, --reuse)"}, ${r.scaled.articles.toLocaleString("en")} articles in monthly indices of 1 shard, no replica, sorted on disk by published_at then id (desc), merged to one segment each before timing (${r.scaled.mergeSeconds.toFixed(0)} s), ${mib(r.scaled.storeBytes)} (${perArticle(r.scaled.storeBytes, r.scaled.articles)}, no vectors); control store PostgreSQL, a schema of its own.`,
     "",
-    `Latency in ms, p50 / p99: one keep-alive client per system (undici), calls alternating NewsIndex, OpenSearch, NewsIndex, ..., ${o.seconds} s per query after a ${WARM_UP_SECONDS} s warm-up of the whole mix and 1 s of the query; response bodies read in full. NewsIndex through its HTTP API (key, credits, JSON of 10 full articles); OpenSearch \`POST /${INDEX}/_search\` with \`size: 10\` and exact totals (\`track_total_hits: true\`, as NewsIndex counts).`,
+    `Warm-up: the whole mix on all three columns in windows of ${WARM_WINDOW_SECONDS} s until two successive windows' raw p50 differed by less than ${WARM_STABLE * 100}% (at most ${WARM_MAX_SECONDS} s): ${r.warmUp.seconds.toFixed(0)} s, raw p50 per window ${r.warmUp.windows.map((w) => ms(w)).join(", ")} ms${r.warmUp.stable ? "" : " (**not stable within the bound**)"}.`,
     "",
-    "| query | NewsIndex path | matches, NewsIndex / OpenSearch | NewsIndex p50 / p99 | OpenSearch p50 / p99 | NewsIndex / OpenSearch, p50 | p99 |",
-    "|---|---|---:|---:|---:|---:|---:|",
+    `Latency in ms, p50 / p99: one keep-alive client per column (undici), calls in turn (embedded, scaled, raw, embedded, ...), ${o.seconds} s per row after 1 s of the row; bodies read in full. Raw: the requests the scaled API sent the node for that call (captured through a recording proxy; the month catalog read, cached for a second, left out), replayed one after another; "requests" counts them.`,
+    "",
+    "| row | API path | requests | embedded p50 / p99 | scaled p50 / p99 | raw p50 / p99 | scaled / raw, p50 | embedded / raw, p50 |",
+    "|---|---|---:|---:|---:|---:|---:|---:|",
     ...rows,
     "",
-    `Throughput at 10 connections (autocannon, ${o.seconds} s each; its histogram keeps whole ms):`,
+    `Throughput at 10 connections (autocannon, ${THROUGHPUT_ROUNDS} rounds of ${Math.max(2, Math.round(o.seconds / THROUGHPUT_ROUNDS))} s taken in turn: embedded, scaled, raw, embedded, ...; the mean of the rounds; raw in API calls per second):`,
     "",
-    "| workload | NewsIndex path | NewsIndex req/s | OpenSearch req/s | NewsIndex / OpenSearch | NewsIndex p50 / p99 | OpenSearch p50 / p99 |",
+    "| workload | API path | embedded req/s | scaled req/s | raw calls/s | scaled / raw | embedded / raw |",
     "|---|---|---:|---:|---:|---:|---:|",
     ...throughput,
     "",
-    "Agreement (first page of each query, both systems):",
+    "Agreement (embedded / scaled, first answer of each row):",
     "",
-    ...r.rows.map((row) => `- ${row.query.name}: ${agreementText(row.agreement)}.`),
+    ...r.rows.map((row) => `- ${row.row.name}: ${row.agreement}.`),
     "",
-    "Where the two may legitimately differ: ranked pages (BM25 in FTS5 scores the row with column weights, OpenSearch's `cross_fields` blends per-field BM25 with its own length norms, so ties and near-ties order differently, and the corpus repeats each real headline, so the copies that fill a page are an arbitrary pick among equals: the top-10 title overlap above is information, not a check); facet counts, which NewsIndex merges from each monthly index's top values (several here, like shards: a value cut from one index's list is undercounted, and the facet says so with `approximate: true` and `doc_count_error_upper_bound`) where OpenSearch's single shard counts exactly; totals would differ where the tokenizers split a word differently (FTS5 `unicode61` against the pattern tokenizer above, e.g. for characters outside letters and digits that Unicode classes differently), and facet values where folding differs (NewsIndex also applies NFC).",
+    "What the scaled API sent the node (first request of each row; the rest in the JSON beside the run):",
     "",
-    "OpenSearch request bodies:",
+    ...r.rows.map(
+      (row) =>
+        `- ${row.row.name}: \`${row.requests[0]?.method} ${row.requests[0]?.path}\` \`${(row.requests[0]?.body ?? "").slice(0, 600)}\``,
+    ),
     "",
-    ...r.rows.map((row) => `- ${row.query.name}: \`${JSON.stringify(row.query.os)}\``),
-    "",
-    "### Targets (side by side)",
+    `### Targets (side by side, ${r.corpusArticles.toLocaleString("en")} articles)`,
     "",
     "| target | measured | |",
     "|---|---:|---|",

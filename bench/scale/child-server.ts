@@ -13,9 +13,15 @@ export interface ChildServer<T> {
   stop(): Promise<void>;
 }
 
-export async function startChild<T>(script: string, args: string[] = []): Promise<ChildServer<T>> {
+/** `env` is added to this process's environment for the child (e.g. the scaled shape's NEWSINDEX_INDEX=opensearch). */
+export async function startChild<T>(
+  script: string,
+  args: string[] = [],
+  env: Record<string, string> = {},
+): Promise<ChildServer<T>> {
   const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", new URL(script, import.meta.url).pathname, ...args], {
     stdio: ["pipe", "pipe", "inherit"],
+    env: { ...process.env, ...env },
   });
   const lines: Interface = createInterface({ input: child.stdout as NonNullable<ChildProcess["stdout"]> });
   const nextLine = async (): Promise<string> => ((await once(lines, "line")) as [string])[0];

@@ -53,7 +53,12 @@ async function main(): Promise<void> {
   const files = (JSON.parse(readFileSync(join(corpusDir, "COMPLETE.json"), "utf8")) as { files: string[] }).files;
   rmSync(dataDir, { recursive: true, force: true });
   mkdirSync(dataDir, { recursive: true });
-  const config = loadConfig({}, { dataDir, logLevel: "silent" });
+  // The index engine from the environment (the side by side ingests the scaled shape with NEWSINDEX_INDEX=opensearch);
+  // nothing else of it, so the embedded passes run as they always have.
+  const engine = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => name === "NEWSINDEX_INDEX" || name.startsWith("NEWSINDEX_OPENSEARCH_")),
+  );
+  const config = loadConfig(engine, { dataDir, logLevel: "silent" });
 
   let service: IngestService;
   let close: () => Promise<void>;

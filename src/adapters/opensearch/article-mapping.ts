@@ -17,15 +17,16 @@ import type { IndexNames } from "./index-names.js";
 // - `indexed.stamp` is published_at (collected_at when absent): the window,
 //   and with `id` the newest-first order the index is sorted by on disk.
 // - The signal intensities are numbers; `indexed.signals` the names carried;
-//   `indexed.places` the mentioned cities as geo points; `amounts` nested, so
-//   every bound of an amount filter holds on one amount.
+//   `indexed.places` the mentioned cities as geo points; `indexed.amounts`
+//   each amount as one term of object and number (amount-keys.ts), so every
+//   bound of an amount filter holds on one amount without nested documents.
 // - `indexed.vector` is a 384-dimension knn_vector on the Lucene HNSW engine.
 //   Every knn_vector must name `method.engine: lucene` (assertLuceneVectors):
 //   the default engine (FAISS) needs a native library a node may lack, and
 //   without it the first vector indexed kills the node.
 
 /** Bump on any change of the mappings or analysis below. */
-export const ARTICLE_LAYOUT_VERSION = 1;
+export const ARTICLE_LAYOUT_VERSION = 2;
 
 export const VECTOR_DIMENSIONS = 384;
 
@@ -124,12 +125,8 @@ const MAPPINGS = {
     regions: FOLDED,
     mentioned_dates: FOLDED,
     names: FOLDED,
-    amounts: {
-      type: "nested",
-      // Also on the article itself: amount_object filters and facets read it without a nested query.
-      include_in_root: true,
-      properties: { number: { type: "double" }, object: FOLDED, value: STORED },
-    },
+    // Flat, not nested (one Lucene document per article); an amount filter with an object reads `indexed.amounts`.
+    amounts: { properties: { number: { type: "double" }, object: FOLDED, value: STORED } },
     quotes: { properties: { text: STORED, verb: FOLDED } },
     date_mentions: { type: "object", enabled: false },
     location_details: {
@@ -158,6 +155,7 @@ const MAPPINGS = {
         story: { type: "keyword", ignore_above: LONGEST_TERM },
         headline: { type: "keyword", ignore_above: LONGEST_TERM },
         signals: FOLDED,
+        amounts: { type: "keyword", ignore_above: LONGEST_TERM },
         places: { type: "geo_point" },
         vector: {
           type: "knn_vector",

@@ -14,8 +14,13 @@ export interface BulkOutcome {
   unchanged: number;
 }
 
-/** A _bulk request body stays under this many bytes (well below a node's 100 MB limit, and kind to its heap). */
-const MAX_BULK_BYTES = 8 * 1024 * 1024;
+/**
+ * A _bulk request body stays under this many bytes (well below a node's 100 MB limit, and kind to its heap); an
+ * ingest batch of 2,000 articles makes about two of them, sent together (IN_FLIGHT).
+ */
+const MAX_BULK_BYTES = 4 * 1024 * 1024;
+/** _bulk requests under way at once: the node parses and indexes one while the next one arrives. */
+const IN_FLIGHT = 2;
 
 interface BulkItem {
   create?: { status: number; error?: { type?: string; reason?: string } };
@@ -23,6 +28,15 @@ interface BulkItem {
 
 export class BulkWriteError extends Error {}
 
+/** The months `articles` are written into (their ids' collection months). */
+export function monthsOf(articles: readonly ArticleDetail[]): Set<string> {
+  return new Set(articles.map((a) => monthOf(a.id)));
+}
+
+/**
+ * Writes `articles`. With `refresh`, they are visible to searches when this returns, as the port promises (one index
+ * refresh per request); without it (a bulk load, see OpenSearchIndex.bulkLoad) the caller refreshes once at the end.
+ */
 export async function bulkCreate(
   client: Client,
   names: IndexNames,
@@ -30,15 +44,8 @@ export async function bulkCreate(
   refresh = true,
 ): Promise<BulkOutcome> {
   const outcome: BulkOutcome = { inserted: 0, unchanged: 0 };
-  let lines: string[] = [];
-  let bytes = 0;
-  const flush = async (): Promise<void> => {
-    if (lines.length === 0) return;
-    const body = `${lines.join("\n")}\n`;
-    lines = [];
-    bytes = 0;
-    // With `refresh`, visible to searches when the write returns, as the port promises (an index refresh per
-    // request). The body goes as the NDJSON text already made (the client passes a string through unserialised).
+  const send = async (body: string): Promise<void> => {
+    // The body goes as the NDJSON text already made (the client passes a string through unserialised).
     const { body: result } = await client.bulk({ body: body as unknown as Bulk_RequestBody, refresh });
     const items = result.items as unknown as BulkItem[];
     for (const item of items) {
@@ -51,13 +58,34 @@ export async function bulkCreate(
       }
     }
   };
+  const pending = new Set<Promise<void>>();
+  const failures: unknown[] = [];
+  const dispatch = async (body: string): Promise<void> => {
+    if (pending.size >= IN_FLIGHT) await Promise.race(pending);
+    if (failures.length > 0) return;
+    const request = send(body).then(
+      () => undefined,
+      (error: unknown) => void failures.push(error),
+    );
+    const tracked = request.finally(() => pending.delete(tracked));
+    pending.add(tracked);
+  };
+  let lines: string[] = [];
+  let bytes = 0;
   for (const article of articles) {
     const action = JSON.stringify({ create: { _index: names.articleIndex(monthOf(article.id)), _id: article.id } });
     const document = JSON.stringify(toDocument(article));
-    if (bytes + action.length + document.length > MAX_BULK_BYTES) await flush();
+    if (bytes + action.length + document.length > MAX_BULK_BYTES && lines.length > 0) {
+      await dispatch(`${lines.join("\n")}\n`);
+      lines = [];
+      bytes = 0;
+      if (failures.length > 0) break;
+    }
     lines.push(action, document);
     bytes += action.length + document.length + 2;
   }
-  await flush();
+  if (lines.length > 0 && failures.length === 0) await dispatch(`${lines.join("\n")}\n`);
+  await Promise.all(pending);
+  if (failures.length > 0) throw failures[0];
   return outcome;
 }

@@ -29,6 +29,7 @@ import type { SizeOrder } from "../../domain/stories/story-order.js";
 import { aggregateSeries } from "./aggregate-series.js";
 import { ArticleIndices } from "./article-indices.js";
 import type { ArticleIndexOptions } from "./article-mapping.js";
+import { BulkLoad } from "./bulk-load.js";
 import { bulkCreate } from "./bulk-write.js";
 import { entitySpellings } from "./entity-spellings.js";
 import { nearest, vectorOf } from "./vector-search.js";
@@ -61,6 +62,9 @@ export class OpenSearchIndex implements IndexBackend, StoryIndex, IndexMaintenan
   readonly indices: ArticleIndices;
   private readonly reader: MonthReader;
   private readonly refreshOnWrite: boolean;
+  /** The bulk load under way, if any, and how many loads share it (bulkLoad). */
+  private load: BulkLoad | undefined;
+  private loads = 0;
 
   constructor(
     private readonly client: Client,
@@ -76,10 +80,32 @@ export class OpenSearchIndex implements IndexBackend, StoryIndex, IndexMaintenan
     if (articles.length === 0) return { inserted: 0, unchanged: 0 };
     await this.indices.ensureTemplate();
     try {
-      return await bulkCreate(this.client, this.names, articles, this.refreshOnWrite);
+      const written = await bulkCreate(this.client, this.names, articles, this.refreshOnWrite && this.load === undefined);
+      await this.load?.wrote(articles);
+      return written;
     } finally {
       // The write may have created a month.
       this.indices.forget();
+    }
+  }
+
+  /**
+   * A bulk load (port: ArticleStore.bulkLoad): writes inside it are not refreshed, and the monthly indices they
+   * write into stop their periodic refresh (refresh_interval -1) until it ends, so the node writes larger segments
+   * and merges less. Loads under way at once (a feed slot beside a backfill) share the pause: each one refreshes
+   * what it wrote when it ends, and the last one to end gives every index its refresh interval back.
+   */
+  async bulkLoad<T>(load: () => Promise<T>): Promise<T> {
+    await this.indices.ensureTemplate();
+    this.load ??= new BulkLoad(this.client, this.names);
+    this.loads++;
+    try {
+      return await load();
+    } finally {
+      const ending = this.load;
+      const last = --this.loads === 0;
+      if (last) this.load = undefined;
+      await ending.end(last);
     }
   }
 
@@ -144,7 +170,7 @@ export class OpenSearchIndex implements IndexBackend, StoryIndex, IndexMaintenan
   }
 
   relabel(changes: readonly StoryRelabel[]): Promise<void> {
-    return relabel(this.client, this.names, changes);
+    return relabel(this.client, this.names, changes, this.refreshOnWrite && this.load === undefined);
   }
 
   /**

@@ -6,6 +6,7 @@ import type { KeywordQuery, Phrase } from "../../domain/keyword-query.js";
 import type { ArticleFilters, CandidateCheck, SignalRange } from "../../domain/search-query.js";
 import { SIGNALS_V1 } from "../../domain/vocabularies/signals-v1.js";
 import { SPELLING_SEPARATOR } from "./article-document.js";
+import { amountKeyRange } from "./amount-keys.js";
 import { FILTER_PATHS } from "./article-mapping.js";
 
 // The domain's validated query compiled to OpenSearch's query DSL. Filters go
@@ -115,13 +116,15 @@ export function checkClauses(check: CandidateCheck | undefined): Query[] {
   if (check.area) clauses.push(areaQuery(check.area));
   if (check.amount) {
     const { min, max, object } = check.amount;
-    // One amount must satisfy every bound (and describe the object): a nested query over each amount.
-    const number: Types.Common_QueryDsl.NumberRangeQuery = {};
-    if (min !== undefined) number.gte = min;
-    if (max !== undefined) number.lte = max;
-    const must: Query[] = [{ range: { "amounts.number": number } }];
-    if (object !== undefined) must.push({ term: { "amounts.object": foldValue(object) } });
-    clauses.push({ nested: { path: "amounts", query: { bool: { filter: must } } } });
+    // One amount must satisfy every bound (and describe the object): with an object, a range over the keys of its
+    // amounts; without, a range over the many-valued numbers, which one value must satisfy whole (amount-keys.ts).
+    if (object !== undefined) clauses.push({ range: { "indexed.amounts": amountKeyRange(object, min, max) } });
+    else {
+      const number: Types.Common_QueryDsl.NumberRangeQuery = {};
+      if (min !== undefined) number.gte = min;
+      if (max !== undefined) number.lte = max;
+      clauses.push({ range: { "amounts.number": number } });
+    }
   }
   return clauses;
 }

@@ -247,7 +247,12 @@ async function chooseRepresentative(
 }
 
 /** Moves articles to the story clustering put them in; an article no index holds is skipped. */
-export async function relabel(client: Client, names: IndexNames, changes: readonly StoryRelabel[]): Promise<void> {
+export async function relabel(
+  client: Client,
+  names: IndexNames,
+  changes: readonly StoryRelabel[],
+  refresh = true,
+): Promise<void> {
   const lines: string[] = [];
   for (const change of changes) {
     for (const id of change.article_ids) {
@@ -258,8 +263,8 @@ export async function relabel(client: Client, names: IndexNames, changes: readon
     }
   }
   if (lines.length === 0) return;
-  // Visible to the next read when this returns, as the write of an article is.
-  const { body } = await client.bulk({ body: `${lines.join("\n")}\n` as unknown as Bulk_RequestBody, refresh: true });
+  // Visible to the next read when this returns, as the write of an article is (in a bulk load, when it ends).
+  const { body } = await client.bulk({ body: `${lines.join("\n")}\n` as unknown as Bulk_RequestBody, refresh });
   if (!body.errors) return;
   const items = body.items as unknown as Array<{ update?: { status: number; error?: { type?: string; reason?: string } } }>;
   const failed = items.find((i) => i.update?.error && i.update.status !== 404);
