@@ -237,24 +237,36 @@ export class PostgresStoryStore implements StoryStore {
   }
 
   /**
-   * Moves the clustering state aside, into a schema of its own named after `stamp` (digits), when it holds an
-   * article; returns that schema's name. The next store opened here starts empty.
+   * Moves the clustering state in `schema` aside, whatever its version, into a schema of its own named after
+   * `stamp` (its digits), when it holds an article; returns that schema's name. A store opened there next starts empty.
    */
-  async setAside(stamp: string): Promise<string | undefined> {
-    return this.transaction(async (db) => {
-      const { rowCount } = await db.query(`SELECT 1 FROM ${this.s}.story_articles LIMIT 1`);
-      if ((rowCount ?? 0) === 0) return undefined;
-      const aside = `${this.s.slice(0, 40)}_stories_${stamp.replace(/\D/g, "").slice(0, 14)}`;
+  static async setAside(url: string, schema: string, stamp: string): Promise<string | undefined> {
+    if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
+    const db = new pg.Client({ connectionString: url });
+    await db.connect();
+    try {
+      await db.query("BEGIN");
+      await db.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${schema}.stories`]);
+      const { rows } = await db.query<{ found: string | null }>(`SELECT to_regclass($1) AS found`, [
+        `${schema}.story_articles`,
+      ]);
+      const held = rows[0]?.found != null && ((await db.query(`SELECT 1 FROM ${schema}.story_articles LIMIT 1`)).rowCount ?? 0) > 0;
+      if (!held) {
+        await db.query("ROLLBACK");
+        return undefined;
+      }
+      const aside = `${schema.slice(0, 40)}_stories_${stamp.replace(/\D/g, "").slice(0, 14)}`;
       await db.query(`CREATE SCHEMA ${aside}`);
       for (const table of ["story_meta", "story_articles", "story_keys"])
-        await db.query(`ALTER TABLE ${this.s}.${table} SET SCHEMA ${aside}`);
-      this.held.clear();
-      this.generation = undefined;
-      // What stays behind is an empty state of this version, as a new store would create.
-      await this.createTables(db);
-      await db.query(`INSERT INTO ${this.s}.story_meta (key, value) VALUES ('clustering_version', $1)`, [CLUSTERING_VERSION]);
+        await db.query(`ALTER TABLE ${schema}.${table} SET SCHEMA ${aside}`);
+      await db.query("COMMIT");
       return aside;
-    });
+    } catch (error) {
+      await db.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      await db.end();
+    }
   }
 
   private async createTables(db: pg.PoolClient): Promise<void> {
