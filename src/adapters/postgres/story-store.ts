@@ -372,7 +372,10 @@ export class PostgresStoryStore implements StoryStore {
     };
   }
 
-  /** Writes the unwritten articles and their keys: two statements, whatever their number. */
+  /**
+   * Writes the unwritten articles and their keys: two statements, whatever their number. None is there yet (`add`
+   * looked, under the lock batches take turns on), so a conflict is a fault that rolls the batch back.
+   */
   private async flush(db: pg.PoolClient): Promise<void> {
     if (this.unwritten.size === 0) return;
     const ids: string[] = [];
@@ -401,12 +404,12 @@ export class PostgresStoryStore implements StoryStore {
     }
     await db.query(
       `INSERT INTO ${this.s}.story_articles (id, story, day, time_ms, features)
-       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::bigint[], $5::text[]) ON CONFLICT DO NOTHING`,
+       SELECT * FROM unnest($1::text[], $2::text[], $3::int[], $4::bigint[], $5::text[])`,
       [ids, stories, days, times, jsons],
     );
     await db.query(
       `INSERT INTO ${this.s}.story_keys (day, key, id)
-       SELECT * FROM unnest($1::int[], $2::text[], $3::text[]) ON CONFLICT DO NOTHING`,
+       SELECT * FROM unnest($1::int[], $2::text[], $3::text[])`,
       [keyDays, keys, keyIds],
     );
     this.unwritten.clear();
