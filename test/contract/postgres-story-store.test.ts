@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { describe, expect, it } from "vitest";
 import { PostgresStoryStore } from "../../src/adapters/postgres/story-store.js";
+import { CLUSTERING_VERSION } from "../../src/domain/stories/same-story.js";
 import { describeStoryStoreContract } from "./story-store.contract.js";
 
 // The story clustering state's contract on a real PostgreSQL server (.ci/run
@@ -29,4 +31,48 @@ describeStoryStoreContract("postgres", async () => {
       await admin((db) => db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
     },
   };
+});
+
+describe("PostgresStoryStore.setAside", () => {
+  it("moves state of any version into a schema of its own, so the next store starts empty; nothing to move is no move", async () => {
+    const schema = `newsindex_test_${randomBytes(6).toString("hex")}`;
+    let aside: string | undefined;
+    try {
+      expect(await PostgresStoryStore.setAside(URL, schema, "2026-11-28T03:00:00Z")).toBeUndefined();
+      const store = await PostgresStoryStore.open(URL, schema);
+      await store.add({
+        id: "20230702153000-1",
+        source: null,
+        language: null,
+        timeMs: Date.UTC(2023, 6, 2),
+        wordCount: 0,
+        titleWords: ["eclipse", "totality"],
+        entities: [],
+        persons: [],
+        headlinePersons: [],
+        places: [],
+        nameWords: [],
+      });
+      await store.close();
+      await admin((db) => db.query(`UPDATE ${schema}.story_meta SET value = 'stories-v0' WHERE key = 'clustering_version'`));
+      await expect(PostgresStoryStore.open(URL, schema)).rejects.toThrow(/stories-v0/);
+
+      aside = await PostgresStoryStore.setAside(URL, schema, "2026-11-28T03:00:00Z");
+      expect(aside).toBe(`${schema}_stories_20261128030000`);
+      const moved = await admin((db) => db.query<{ id: string }>(`SELECT id FROM ${aside}.story_articles`));
+      expect(moved.rows).toEqual([{ id: "20230702153000-1" }]);
+      const fresh = await PostgresStoryStore.open(URL, schema);
+      expect(await fresh.has("20230702153000-1")).toBe(false);
+      await fresh.close();
+      const version = await admin((db) =>
+        db.query<{ value: string }>(`SELECT value FROM ${schema}.story_meta WHERE key = 'clustering_version'`),
+      );
+      expect(version.rows[0]?.value).toBe(CLUSTERING_VERSION);
+    } finally {
+      await admin(async (db) => {
+        await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        if (aside !== undefined) await db.query(`DROP SCHEMA IF EXISTS ${aside} CASCADE`);
+      });
+    }
+  });
 });
