@@ -1,9 +1,16 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { PostgresStoryStore } from "../../src/adapters/postgres/story-store.js";
+import { SqliteStoryStore } from "../../src/adapters/sqlite/story-store.js";
+import type { StoryStore } from "../../src/ports/story-store.js";
+import { StoryClusterer } from "../../src/usecases/stories/story-clusterer.js";
 import { CLUSTERING_VERSION } from "../../src/domain/stories/same-story.js";
-import { describeStoryStoreContract } from "./story-store.contract.js";
+import { describeStoryStoreContract, sampleFeatures } from "./story-store.contract.js";
 
 // The story clustering state's contract on a real PostgreSQL server (.ci/run
 // makes sure one is running), in a schema of its own dropped afterwards.
@@ -73,6 +80,36 @@ describe("PostgresStoryStore.setAside", () => {
         await db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
         if (aside !== undefined) await db.query(`DROP SCHEMA IF EXISTS ${aside} CASCADE`);
       });
+    }
+  });
+});
+
+describe("PostgreSQL and stories.db", () => {
+  it("cluster the same real records, in ingest's batches, into the same stories", async () => {
+    const sample = await sampleFeatures();
+    const schema = `newsindex_test_${randomBytes(6).toString("hex")}`;
+    const dir = mkdtempSync(join(tmpdir(), "newsindex-story-state-"));
+    const stories = async (store: StoryStore): Promise<Map<string, string>> => {
+      const clusterer = new StoryClusterer(store);
+      for (let i = 0; i < sample.length; i += 500) {
+        await clusterer.addFeaturesInOrder(sample.slice(i, i + 500));
+        await nextTurn();
+      }
+      const found = new Map<string, string>();
+      await store.clusterBatch([], async () => {
+        for (const f of sample) found.set(f.id, await store.storyOf(f.id));
+      });
+      await store.close();
+      return found;
+    };
+    try {
+      const inPostgres = await stories(await PostgresStoryStore.open(URL, schema));
+      const inSqlite = await stories(new SqliteStoryStore(join(dir, "stories.db")));
+      expect(new Set(inPostgres.values()).size).toBeLessThan(sample.length - 50);
+      expect(inPostgres).toEqual(inSqlite);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+      await admin((db) => db.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`));
     }
   });
 });

@@ -48,7 +48,7 @@ function features(id: string, timeMs: number, titleWords: string[]): StoryFeatur
 }
 
 /** The real 2023-07-02 15:30 batch spread back over 20 days, then the 2020-02-22 sample (a third translated). */
-async function sampleFeatures(): Promise<StoryFeatures[]> {
+export async function sampleFeatures(): Promise<StoryFeatures[]> {
   const source = await GkgArticleSource.create();
   const articles: ArticleDetail[] = [];
   for await (const record of source.read(SAMPLE_FILES.batch2023)) if (record.ok) articles.push(record.article);
