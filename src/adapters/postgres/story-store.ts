@@ -67,6 +67,8 @@ export class PostgresStoryStore implements StoryStore {
     private readonly maxHeldArticles: number,
   ) {
     this.pool = new pg.Pool({ connectionString: url, max: 1 });
+    // An idle connection lost (a server restart): the pool connects anew on the next call, which reports a failure.
+    this.pool.on("error", () => undefined);
     this.s = schema;
   }
 
