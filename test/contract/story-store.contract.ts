@@ -254,6 +254,8 @@ export function describeStoryStoreContract(name: string, newState: () => Promise
         reference ??= await cluster(sample, { batch: 100 });
         // The second pass finds every article clustered and tells the index its story again.
         expect(await cluster(shuffled(sample, 3), { batch: 150, twoIngests: true, twice: true })).toEqual(reference);
+        // Each batch finds the other ingest's commit and its days not held: with none held, counted in the database.
+        expect(await cluster(shuffled(sample, 5), { batch: 200, twoIngests: true, maxHeldArticles: 0 })).toEqual(reference);
       });
     });
   });

@@ -21,7 +21,10 @@ import { dayOf, daysBetween, HeldArticles, type HeldDaySource } from "../held-ar
 // look around into memory (held-articles.ts, as the SQLite store does), then
 // clusters in memory, and writes its new articles in two multi-row statements
 // at the end. Only a merge of two stories both older than the batch costs a
-// round trip (the relabelling UPDATE). Batches of concurrent ingests take turns
+// round trip (the relabelling UPDATE). When the days a batch looks around hold
+// more articles than may be held (GDELT's full rate is 100,000 or more a day),
+// one statement counts every batch article's shared keys with the written
+// ones instead, and the batch's own are matched in memory. Batches of concurrent ingests take turns
 // on a transaction-scoped advisory lock, and each commit bumps a generation
 // number: a store that sees another's commit drops what it holds.
 
@@ -41,6 +44,19 @@ interface Unwritten {
 interface ReadAhead {
   asked: Set<string>;
   known: Map<string, string>;
+  /** When its days hold more articles than may be held: its articles' candidates, found in one statement. */
+  found?: FoundAhead;
+}
+
+/**
+ * Each batch article's candidates among the articles written before the batch (their features, and their story as
+ * the batch's merges change it), and the batch's own articles as they are added, with a key index of their own.
+ */
+interface FoundAhead {
+  of: Map<string, string[]>;
+  features: Map<string, StoryFeatures>;
+  story: Map<string, string>;
+  added: HeldArticles;
 }
 
 export class PostgresStoryStore implements StoryStore {
@@ -145,6 +161,9 @@ export class PostgresStoryStore implements StoryStore {
       if (keys.length < minSharedKeys) return [];
       const first = dayOf(features.timeMs - windowMs);
       const last = dayOf(features.timeMs + windowMs);
+      const found = this.readAhead?.found;
+      if (found?.of.has(features.id) && windowMs === STORY_WINDOW_MS && minSharedKeys === MIN_SHARED_KEYS)
+        return foundAheadCandidates(found, features, keys, first, last);
       if (await this.held.hold(daysBetween(first, last), this.maxHeldArticles, this.daySource(db)))
         return this.held.candidates(features, keys, windowMs, minSharedKeys, first, last);
       await this.flush(db);
@@ -165,9 +184,13 @@ export class PostgresStoryStore implements StoryStore {
       // An article already recorded keeps its story.
       if (await this.hasIn(db, features.id)) return;
       const json = JSON.stringify(features);
-      const day = this.held.day(dayOf(features.timeMs));
+      const at = dayOf(features.timeMs);
       // Held as a copy of its own: the caller's strings may be slices of far larger ones (a whole GKG line).
-      if (day !== undefined) this.held.add(day, JSON.parse(json) as StoryFeatures, features.id);
+      const copy = JSON.parse(json) as StoryFeatures;
+      const day = this.held.day(at);
+      if (day !== undefined) this.held.add(day, copy, features.id);
+      const added = this.readAhead?.found?.added;
+      if (added !== undefined) added.add(added.day(at) ?? added.addDay(at), copy, features.id);
       this.unwritten.set(features.id, { features, json, story: features.id });
       this.unwrittenOf.set(features.id, new Set([features.id]));
       this.bornHere.add(features.id);
@@ -218,10 +241,15 @@ export class PostgresStoryStore implements StoryStore {
         }
       }
       const known = this.readAhead?.known;
+      const found = this.readAhead?.found;
       for (const id of moved) {
         const slot = this.held.slotOf(id);
         if (slot !== undefined) this.held.setStory(slot, story);
         if (known?.has(id)) known.set(id, story);
+        if (found === undefined) continue;
+        if (found.story.has(id)) found.story.set(id, story);
+        const added = found.added.slotOf(id);
+        if (added !== undefined) found.added.setStory(added, story);
       }
       return { story, moved: moved.sort() };
     });
@@ -349,8 +377,48 @@ export class PostgresStoryStore implements StoryStore {
       const last = dayOf(features.timeMs + STORY_WINDOW_MS);
       for (let day = first; day <= last; day++) days.add(day);
     }
-    // More days than may be held: each lookup then holds its own, or counts in SQL.
-    await this.held.hold([...days], this.maxHeldArticles, this.daySource(db));
+    if (await this.held.hold([...days], this.maxHeldArticles, this.daySource(db))) return;
+    // More days than may be held (GDELT's full volume): every article's candidates are counted in one statement.
+    this.readAhead.found = await this.findAhead(db, batch);
+  }
+
+  /** Each batch article's candidates among the written articles: those sharing enough keys within the window. */
+  private async findAhead(db: pg.PoolClient, batch: readonly StoryFeatures[]): Promise<FoundAhead> {
+    const probes: number[] = [];
+    const keys: string[] = [];
+    const days: number[] = [];
+    batch.forEach((features, probe) => {
+      const lookup = lookupKeys(features);
+      if (lookup.length < MIN_SHARED_KEYS) return;
+      const last = dayOf(features.timeMs + STORY_WINDOW_MS);
+      for (let day = dayOf(features.timeMs - STORY_WINDOW_MS); day <= last; day++)
+        for (const key of lookup) {
+          probes.push(probe);
+          keys.push(key);
+          days.push(day);
+        }
+    });
+    const { rows } = await db.query<{ probe: number; id: string; story: string; features: string }>(
+      `SELECT c.probe, a.id, a.story, a.features FROM (
+         SELECT p.probe, k.id FROM unnest($1::int[], $2::text[], $3::int[]) AS p(probe, key, day)
+         JOIN ${this.s}.story_keys k ON k.day = p.day AND k.key = p.key
+         GROUP BY p.probe, k.id HAVING count(*) >= $4
+       ) c JOIN ${this.s}.story_articles a ON a.id = c.id`,
+      [probes, keys, days, MIN_SHARED_KEYS],
+    );
+    const found: FoundAhead = { of: new Map(), features: new Map(), story: new Map(), added: new HeldArticles() };
+    for (const features of batch) found.of.set(features.id, []);
+    for (const row of rows) {
+      const probe = batch[row.probe] as StoryFeatures;
+      let features = found.features.get(row.id);
+      if (features === undefined) {
+        features = JSON.parse(row.features) as StoryFeatures;
+        found.features.set(row.id, features);
+        found.story.set(row.id, row.story);
+      }
+      if (Math.abs(features.timeMs - probe.timeMs) <= STORY_WINDOW_MS) found.of.get(probe.id)?.push(row.id);
+    }
+    return found;
   }
 
   /** Held days are read from the tables once the unwritten articles are written (they are in the open transaction). */
@@ -417,4 +485,21 @@ export class PostgresStoryStore implements StoryStore {
     this.unwritten.clear();
     this.unwrittenOf.clear();
   }
+}
+
+/** A batch article's candidates found ahead, and those among the batch's articles added before it. */
+function foundAheadCandidates(
+  found: FoundAhead,
+  features: StoryFeatures,
+  keys: readonly string[],
+  first: number,
+  last: number,
+): StoryCandidate[] {
+  const candidates = (found.of.get(features.id) ?? []).map((id) => ({
+    features: found.features.get(id) as StoryFeatures,
+    story: found.story.get(id) as string,
+  }));
+  for (let day = first; day <= last; day++) if (found.added.day(day) === undefined) found.added.addDay(day);
+  candidates.push(...found.added.candidates(features, keys, STORY_WINDOW_MS, MIN_SHARED_KEYS, first, last));
+  return candidates;
 }
