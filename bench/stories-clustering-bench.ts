@@ -19,7 +19,10 @@ import { loadAverage, machine } from "./scale/measure.js";
 // thread, over stories.db (SQLite) and over the PostgreSQL store, alternately
 // --rounds times on the same articles, each time into a new state. A second
 // pass over the same articles (a re-ingest: every article found clustered) is
-// timed apart.
+// timed apart. Each round also runs both stores allowed to hold only
+// --max-held articles in memory, fewer than the days a batch looks around hold,
+// as at GDELT's full rate (100,000 or more a day): SQLite then counts each
+// article's candidates in SQL, PostgreSQL each batch's in one statement.
 //
 //   flock /tmp/newsindex-bench.lock nice -n 5 node --import tsx bench/stories-clustering-bench.ts \
 //     --articles 40000 --batch 2000 --rounds 2 [--corpus bench/.data/corpus-95000] [--url postgres://...]
@@ -31,12 +34,14 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "2" },
     corpus: { type: "string", default: new URL(".data/corpus-95000", import.meta.url).pathname },
     url: { type: "string", default: "postgres://postgres@127.0.0.1:5432/test" },
+    "max-held": { type: "string", default: "1000" },
   },
 });
 const total = Number(values.articles);
 const batchSize = Number(values.batch);
 const rounds = Number(values.rounds);
 const url = values.url;
+const maxHeld = Number(values["max-held"]);
 
 const source = await GkgArticleSource.create();
 const features: StoryFeatures[] = [];
@@ -77,19 +82,19 @@ async function timed(open: () => Promise<StoryStore>): Promise<{ first: number; 
   return { first: seconds[0] as number, again: seconds[1] as number, stories: [...sizes.values()].filter((n) => n > 1).length };
 }
 
-async function sqlite(): Promise<{ first: number; again: number; stories: number }> {
+async function sqlite(held?: number): Promise<{ first: number; again: number; stories: number }> {
   const dir = mkdtempSync(join(tmpdir(), "newsindex-cluster-bench-"));
   try {
-    return await timed(async () => new SqliteStoryStore(join(dir, "stories.db")));
+    return await timed(async () => new SqliteStoryStore(join(dir, "stories.db"), held));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-async function postgres(): Promise<{ first: number; again: number; stories: number }> {
+async function postgres(held?: number): Promise<{ first: number; again: number; stories: number }> {
   const schema = `newsindex_bench_${randomBytes(6).toString("hex")}`;
   try {
-    return await timed(() => PostgresStoryStore.open(url, schema));
+    return await timed(() => PostgresStoryStore.open(url, schema, held));
   } finally {
     const admin = new pg.Client({ connectionString: url });
     await admin.connect();
@@ -104,8 +109,10 @@ console.log("| round | store | records/s (first pass) | records/s (re-ingest) | 
 console.log("|---:|---|---:|---:|---:|---|");
 for (let round = 1; round <= rounds; round++) {
   for (const [name, run] of [
-    ["SQLite (stories.db)", sqlite],
-    ["PostgreSQL", postgres],
+    ["SQLite (stories.db)", () => sqlite()],
+    ["PostgreSQL", () => postgres()],
+    [`SQLite, ${maxHeld.toLocaleString("en-US")} held`, () => sqlite(maxHeld)],
+    [`PostgreSQL, ${maxHeld.toLocaleString("en-US")} held`, () => postgres(maxHeld)],
   ] as const) {
     const result = await run();
     const rate = (s: number): string => Math.round(features.length / s).toLocaleString("en-US");

@@ -309,7 +309,7 @@ export class PostgresStoryStore implements StoryStore {
       CREATE INDEX IF NOT EXISTS story_articles_day ON ${s}.story_articles (day);
       -- Each article's keys (story-keys.ts) by publication day: candidates are found by counting shared keys.
       CREATE TABLE IF NOT EXISTS ${s}.story_keys (
-        day INTEGER NOT NULL, key TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (day, key, id));
+        day INTEGER NOT NULL, key TEXT NOT NULL, id TEXT NOT NULL, PRIMARY KEY (key, day, id));
       INSERT INTO ${s}.story_meta (key, value) VALUES ('generation', '0') ON CONFLICT DO NOTHING;
     `);
   }
@@ -369,9 +369,12 @@ export class PostgresStoryStore implements StoryStore {
       `SELECT id, story FROM ${this.s}.story_articles WHERE id = ANY($1::text[])`,
       [ids],
     );
-    this.readAhead = { asked: new Set(ids), known: new Map(rows.map((row) => [row.id, row.story])) };
+    const known = new Map(rows.map((row) => [row.id, row.story]));
+    this.readAhead = { asked: new Set(ids), known };
+    // An article clustered before is given its story again: it looks for no candidates.
+    const fresh = batch.filter((f) => !known.has(f.id));
     const days = new Set<number>();
-    for (const features of batch) {
+    for (const features of fresh) {
       if (lookupKeys(features).length < MIN_SHARED_KEYS) continue;
       const first = dayOf(features.timeMs - STORY_WINDOW_MS);
       const last = dayOf(features.timeMs + STORY_WINDOW_MS);
@@ -379,32 +382,32 @@ export class PostgresStoryStore implements StoryStore {
     }
     if (await this.held.hold([...days], this.maxHeldArticles, this.daySource(db))) return;
     // More days than may be held (GDELT's full volume): every article's candidates are counted in one statement.
-    this.readAhead.found = await this.findAhead(db, batch);
+    this.readAhead.found = await this.findAhead(db, fresh);
   }
 
   /** Each batch article's candidates among the written articles: those sharing enough keys within the window. */
   private async findAhead(db: pg.PoolClient, batch: readonly StoryFeatures[]): Promise<FoundAhead> {
     const probes: number[] = [];
     const keys: string[] = [];
-    const days: number[] = [];
+    const firsts: number[] = [];
+    const lasts: number[] = [];
     batch.forEach((features, probe) => {
       const lookup = lookupKeys(features);
       if (lookup.length < MIN_SHARED_KEYS) return;
-      const last = dayOf(features.timeMs + STORY_WINDOW_MS);
-      for (let day = dayOf(features.timeMs - STORY_WINDOW_MS); day <= last; day++)
-        for (const key of lookup) {
-          probes.push(probe);
-          keys.push(key);
-          days.push(day);
-        }
+      for (const key of lookup) {
+        probes.push(probe);
+        keys.push(key);
+        firsts.push(dayOf(features.timeMs - STORY_WINDOW_MS));
+        lasts.push(dayOf(features.timeMs + STORY_WINDOW_MS));
+      }
     });
     const { rows } = await db.query<{ probe: number; id: string; story: string; features: string }>(
       `SELECT c.probe, a.id, a.story, a.features FROM (
-         SELECT p.probe, k.id FROM unnest($1::int[], $2::text[], $3::int[]) AS p(probe, key, day)
-         JOIN ${this.s}.story_keys k ON k.day = p.day AND k.key = p.key
-         GROUP BY p.probe, k.id HAVING count(*) >= $4
+         SELECT p.probe, k.id FROM unnest($1::int[], $2::text[], $3::int[], $4::int[]) AS p(probe, key, first, last)
+         JOIN ${this.s}.story_keys k ON k.key = p.key AND k.day BETWEEN p.first AND p.last
+         GROUP BY p.probe, k.id HAVING count(*) >= $5
        ) c JOIN ${this.s}.story_articles a ON a.id = c.id`,
-      [probes, keys, days, MIN_SHARED_KEYS],
+      [probes, keys, firsts, lasts, MIN_SHARED_KEYS],
     );
     const found: FoundAhead = { of: new Map(), features: new Map(), story: new Map(), added: new HeldArticles() };
     for (const features of batch) found.of.set(features.id, []);
