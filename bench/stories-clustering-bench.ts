@@ -45,7 +45,9 @@ const maxHeld = Number(values["max-held"]);
 
 const source = await GkgArticleSource.create();
 const features: StoryFeatures[] = [];
-for (const file of readdirSync(values.corpus).filter((f) => f.endsWith(".gkg.csv.gz")).sort()) {
+for (const file of readdirSync(values.corpus)
+  .filter((f) => f.endsWith(".gkg.csv.gz"))
+  .sort()) {
   for await (const record of source.read(join(values.corpus, file))) {
     if (record.ok) features.push(storyFeatures(record.article));
     if (features.length >= total) break;

@@ -23,7 +23,9 @@ export function daysBetween(first: number, last: number): number[] {
 /** Where a store keeps the clustered articles: how many some days hold, and their rows (features as JSON). */
 export interface HeldDaySource {
   count(days: readonly number[]): number | Promise<number>;
-  rows(days: readonly number[]): Iterable<{ story: string; features: string }> | Promise<Iterable<{ story: string; features: string }>>;
+  rows(
+    days: readonly number[],
+  ): Iterable<{ story: string; features: string }> | Promise<Iterable<{ story: string; features: string }>>;
 }
 
 /** Every article of one held publication day: their slots, and the slots of each key. */

@@ -113,9 +113,7 @@ export class PostgresStoryStore implements StoryStore {
       await db.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${s}.migrate`]);
       await db.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
       await this.createTables(db);
-      const { rows } = await db.query<{ value: string }>(
-        `SELECT value FROM ${s}.story_meta WHERE key = 'clustering_version'`,
-      );
+      const { rows } = await db.query<{ value: string }>(`SELECT value FROM ${s}.story_meta WHERE key = 'clustering_version'`);
       const version = rows[0]?.value;
       if (version !== undefined && version !== CLUSTERING_VERSION) {
         throw new OtherClusteringVersionError(
@@ -206,9 +204,7 @@ export class PostgresStoryStore implements StoryStore {
       if (unwritten !== undefined) return unwritten.story;
       const known = this.readAhead?.known.get(articleId);
       if (known !== undefined) return known;
-      const { rows } = await db.query<{ story: string }>(`SELECT story FROM ${this.s}.story_articles WHERE id = $1`, [
-        articleId,
-      ]);
+      const { rows } = await db.query<{ story: string }>(`SELECT story FROM ${this.s}.story_articles WHERE id = $1`, [articleId]);
       const story = rows[0]?.story;
       if (story === undefined) throw new Error(`article ${articleId} is not clustered`);
       return story;
@@ -258,10 +254,9 @@ export class PostgresStoryStore implements StoryStore {
   async members(story: string): Promise<string[]> {
     return this.transaction(async (db) => {
       await this.flush(db);
-      const { rows } = await db.query<{ id: string }>(
-        `SELECT id FROM ${this.s}.story_articles WHERE story = $1 ORDER BY id`,
-        [story],
-      );
+      const { rows } = await db.query<{ id: string }>(`SELECT id FROM ${this.s}.story_articles WHERE story = $1 ORDER BY id`, [
+        story,
+      ]);
       return rows.map((row) => row.id);
     });
   }
@@ -277,10 +272,9 @@ export class PostgresStoryStore implements StoryStore {
     try {
       await db.query("BEGIN");
       await db.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${schema}.stories`]);
-      const { rows } = await db.query<{ found: string | null }>(`SELECT to_regclass($1) AS found`, [
-        `${schema}.story_articles`,
-      ]);
-      const held = rows[0]?.found != null && ((await db.query(`SELECT 1 FROM ${schema}.story_articles LIMIT 1`)).rowCount ?? 0) > 0;
+      const { rows } = await db.query<{ found: string | null }>(`SELECT to_regclass($1) AS found`, [`${schema}.story_articles`]);
+      const held =
+        rows[0]?.found != null && ((await db.query(`SELECT 1 FROM ${schema}.story_articles LIMIT 1`)).rowCount ?? 0) > 0;
       if (!held) {
         await db.query("ROLLBACK");
         return undefined;
