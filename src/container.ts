@@ -8,6 +8,7 @@ import { OpenSearchEmbeddingStage } from "./adapters/opensearch/embedding-stage.
 import { OpenSearchIndex } from "./adapters/opensearch/opensearch-index.js";
 import { PostgresControlStore } from "./adapters/postgres/control-store.js";
 import { PostgresStoryStore } from "./adapters/postgres/story-store.js";
+import { PostgresClusteringThread } from "./adapters/postgres/cluster-thread.js";
 import { SqliteControlStore } from "./adapters/sqlite/control-store.js";
 import { LazyEmbedder } from "./adapters/onnx/lazy-embedder.js";
 import { ONNX_EMBEDDER_LOADER } from "./adapters/onnx/onnx-embedder.js";
@@ -132,8 +133,10 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
       ingest ??= PublisherCountryLookup.load().then(async (lookup) => {
         let clusterer: StoryClusterer;
         if (storiesIn.kind === "postgres") {
-          storyStore = await PostgresStoryStore.open(storiesIn.url, storiesIn.schema);
-          clusterer = new StoryClusterer(storyStore);
+          const { url, schema } = storiesIn;
+          storyStore = await PostgresStoryStore.open(url, schema);
+          // Batches after the first are clustered on a thread of their own, over the same state.
+          clusterer = new StoryClusterer(storyStore, () => new PostgresClusteringThread(url, schema));
         } else {
           storyStore = new SqliteStoryStore(storiesPath);
           // Batches after the first are clustered on a thread of their own, over the same stories.db.
