@@ -91,10 +91,11 @@ const EXCEPTIONS = [
   // The server root mounts the MCP door (see above).
   { layer: "http", from: "^src/http/app\\.ts$", to: "^src/http/mcp/register-mcp\\.ts$" },
   // The story clustering thread's entry is that thread's composition root: it
-  // wires its own stories.db store to the same StoryClusterer the ingest uses.
+  // wires its own store (stories.db, or the PostgreSQL state) to the same
+  // StoryClusterer the ingest uses.
   {
     layer: "adapters",
-    from: "^src/adapters/sqlite/cluster-worker\\.ts$",
+    from: "^src/adapters/(sqlite|postgres)/cluster-worker\\.ts$",
     to: "^src/usecases/stories/story-clusterer\\.ts$",
   },
 ];

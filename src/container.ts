@@ -7,6 +7,8 @@ import { openSearchClient } from "./adapters/opensearch/client.js";
 import { OpenSearchEmbeddingStage } from "./adapters/opensearch/embedding-stage.js";
 import { OpenSearchIndex } from "./adapters/opensearch/opensearch-index.js";
 import { PostgresControlStore } from "./adapters/postgres/control-store.js";
+import { PostgresStoryStore } from "./adapters/postgres/story-store.js";
+import { PostgresClusteringThread } from "./adapters/postgres/cluster-thread.js";
 import { SqliteControlStore } from "./adapters/sqlite/control-store.js";
 import { LazyEmbedder } from "./adapters/onnx/lazy-embedder.js";
 import { ONNX_EMBEDDER_LOADER } from "./adapters/onnx/onnx-embedder.js";
@@ -25,6 +27,7 @@ import { FeedFollower } from "./usecases/feed/feed-follower.js";
 import type { IndexBackend } from "./ports/index-backend.js";
 import type { IndexMaintenance } from "./ports/index-maintenance.js";
 import type { StoryIndex } from "./ports/story-index.js";
+import type { StoryStore } from "./ports/story-store.js";
 import { AccountService } from "./usecases/accounts/account-service.js";
 import { CreditService } from "./usecases/accounts/credit-service.js";
 import { IngestService } from "./usecases/ingest/ingest-service.js";
@@ -52,9 +55,10 @@ export interface Container extends OperationDeps {
   /**
    * Moves the story clustering state aside (to `stories.db.set-aside-<stamp>`) before an ingest starts over, when
    * no monthly index holds a readable article: its clusters are of articles no index serves, perhaps clustered by
-   * another version, which would refuse the ingest. Returns where it went, if there was one.
+   * another version, which would refuse the ingest. In the scaled shape the state's tables move to a schema of their
+   * own instead. Returns where it went, if there was one.
    */
-  setAsideStories(): string | undefined;
+  setAsideStories(): Promise<string | undefined>;
   /** The watch runner and webhook deliverer `serve` schedules; undefined with watches off. */
   watchJobs: WatchJobs | undefined;
   /** `newsindex reindex`: derived fields for monthly indexes built without them. */
@@ -91,7 +95,8 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
       ? new PostgresControlStore(config.databaseUrl, config.databaseSchema)
       : new SqliteControlStore(join(config.dataDir, "control.db"));
   // Only ingest clusters, so only ingest opens the clustering state.
-  let storyStore: SqliteStoryStore | undefined;
+  let storyStore: StoryStore | undefined;
+  const storiesIn = storyStateOf(config);
   const accounts = new AccountService(control, clock);
   const credits = new CreditService(control, clock);
   const watchStore = config.watches ? control.watchStore() : undefined;
@@ -125,11 +130,20 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
       return stage;
     },
     ingestService() {
-      ingest ??= PublisherCountryLookup.load().then((lookup) => {
-        storyStore = new SqliteStoryStore(storiesPath);
-        return new IngestService(new GkgArticleSource(lookup), index, config.ingestBatchSize, clock, {
+      ingest ??= PublisherCountryLookup.load().then(async (lookup) => {
+        let clusterer: StoryClusterer;
+        if (storiesIn.kind === "postgres") {
+          const { url, schema } = storiesIn;
+          storyStore = await PostgresStoryStore.open(url, schema);
+          // Batches after the first are clustered on a thread of their own, over the same state.
+          clusterer = new StoryClusterer(storyStore, () => new PostgresClusteringThread(url, schema));
+        } else {
+          storyStore = new SqliteStoryStore(storiesPath);
           // Batches after the first are clustered on a thread of their own, over the same stories.db.
-          clusterer: new StoryClusterer(storyStore, () => new SqliteClusteringThread(storiesPath)),
+          clusterer = new StoryClusterer(storyStore, () => new SqliteClusteringThread(storiesPath));
+        }
+        return new IngestService(new GkgArticleSource(lookup), index, config.ingestBatchSize, clock, {
+          clusterer,
           index: engine.stories,
         });
       });
@@ -164,8 +178,12 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
       const leaseMs = Math.max(3 * config.followPollSeconds * 1000, 300_000);
       return control instanceof PostgresControlStore ? control.followerLease() : control.followerLease(leaseMs);
     },
-    setAsideStories() {
+    async setAsideStories() {
       if (ingest !== undefined) throw new Error("the story clustering state is in use by an ingest");
+      if (storiesIn.kind === "postgres") {
+        const aside = await PostgresStoryStore.setAside(storiesIn.url, storiesIn.schema, toStamp(clock.now()));
+        return aside === undefined ? undefined : `PostgreSQL schema ${aside}`;
+      }
       if (!existsSync(storiesPath)) return undefined;
       const aside = `${storiesPath}.set-aside-${toStamp(clock.now())}`;
       for (const suffix of ["", "-wal", "-shm"]) {
@@ -189,6 +207,19 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
     };
   }
   return container;
+}
+
+/**
+ * Where the story clustering state lives. With the embedded index, in stories.db beside it in the data dir: each
+ * data dir's index is its own, so are its stories (replicas on a PostgreSQL control store each ingest into their
+ * own). In the scaled shape (OpenSearch and the PostgreSQL control store), in the control store's schema, where the
+ * next ingest leader finds it and no API replica keeps any. OpenSearch with the SQLite control store is one ingesting
+ * data dir's shape: its stories.db stays there (docs/operators.md, "The scaled index: OpenSearch").
+ */
+function storyStateOf(config: Config): { kind: "sqlite" } | { kind: "postgres"; url: string; schema: string } {
+  if (config.index === "opensearch" && config.controlStore === "postgres" && config.databaseUrl !== undefined)
+    return { kind: "postgres", url: config.databaseUrl, schema: config.databaseSchema };
+  return { kind: "sqlite" };
 }
 
 /** The article index of the engine NEWSINDEX_INDEX names, and what only that engine provides. */

@@ -127,7 +127,7 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
           .filter((f) => f.endsWith(".gz"))
           .map((f) => join(SAMPLE_DIR, f));
         io.err(`First start: ingesting the bundled GDELT sample (${files.length} files) into ${config.dataDir}`);
-        const aside = container.setAsideStories();
+        const aside = await container.setAsideStories();
         if (aside !== undefined) io.err(`No monthly index is readable by this build: story clusters moved aside to ${aside}`);
         reportIngest(io, await ingestWithProgress(io, container, files));
       }

@@ -19,7 +19,11 @@ export const ConfigSchema = Type.Object({
   index: Type.Union([Type.Literal("sqlite"), Type.Literal("opensearch")]),
   /** Rows per write transaction at ingest. */
   ingestBatchSize: Type.Integer({ minimum: 1, maximum: 100_000 }),
-  /** Where tenants, keys and credit counters live: control.db in the data dir, or PostgreSQL shared by replicas. */
+  /**
+   * Where tenants, keys and credit counters live: control.db in the data dir, or PostgreSQL shared by replicas. With
+   * `opensearch` as well (the scaled shape), the story clustering state lives there too; otherwise in stories.db in
+   * the ingesting data dir (container.ts storyStateOf).
+   */
   controlStore: Type.Union([Type.Literal("sqlite"), Type.Literal("postgres")]),
   /** PostgreSQL connection URL, with controlStore "postgres". */
   databaseUrl: Type.Optional(Type.String({ minLength: 1 })),

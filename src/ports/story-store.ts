@@ -24,5 +24,11 @@ export interface StoryStore {
   /** Joins two stories under the smaller id; returns the surviving id and the members that changed story. */
   merge(storyA: string, storyB: string): Promise<{ story: string; moved: string[] }>;
   members(story: string): Promise<string[]>;
+  /**
+   * Runs `work`, the clustering of `batch` in order through the calls above: a store across a network reads ahead
+   * what the batch will ask about and writes the batch's changes together, so a batch costs a few round trips
+   * rather than several per article.
+   */
+  clusterBatch<T>(batch: readonly StoryFeatures[], work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

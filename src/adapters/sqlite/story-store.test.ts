@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { CLUSTERING_VERSION } from "../../domain/stories/same-story.js";
-import { OtherClusteringVersionError, SqliteStoryStore } from "./story-store.js";
+import { OtherClusteringVersionError } from "../clustering-version.js";
+import { SqliteStoryStore } from "./story-store.js";
 
 let dir: string;
 let path: string;

@@ -3,7 +3,8 @@ import { CLUSTERING_VERSION } from "../../domain/stories/same-story.js";
 import type { StoryFeatures } from "../../domain/stories/story-features.js";
 import { indexKeys, lookupKeys } from "../../domain/stories/story-keys.js";
 import type { StoryCandidate, StoryStore } from "../../ports/story-store.js";
-import { HeldArticles } from "./held-articles.js";
+import { dayOf, daysBetween, DAY_MS, HeldArticles, type HeldDaySource } from "../held-articles.js";
+import { OtherClusteringVersionError } from "../clustering-version.js";
 import { openDatabase } from "./open-database.js";
 import { StatementCache } from "./statement-cache.js";
 import { warnRecovered } from "../../shared/caught.js";
@@ -43,20 +44,8 @@ CREATE TABLE IF NOT EXISTS story_words (
 /** Loads a day's articles into memory. Created once the file is known to be of this clustering version. */
 const TIME_INDEX = "CREATE INDEX IF NOT EXISTS story_articles_time ON story_articles (time_ms)";
 
-const DAY_MS = 86_400_000;
-
 /** At most this many articles are held in memory (about 2 KB each); a lookup needing more counts in SQL. */
 const MAX_HELD_ARTICLES = 100_000;
-
-/** stories.db holds clusters of another algorithm version: mixing them with this one's would split or merge stories arbitrarily. */
-export class OtherClusteringVersionError extends Error {
-  constructor(path: string, version: string) {
-    super(
-      `${path} holds stories clustered with ${version}; this version clusters with ${CLUSTERING_VERSION}. ` +
-        "Ingest into a new data directory to re-cluster; serving the existing one needs no change.",
-    );
-  }
-}
 
 export class SqliteStoryStore implements StoryStore {
   private readonly db: Database.Database;
@@ -87,7 +76,7 @@ export class SqliteStoryStore implements StoryStore {
     const version = this.clusteringVersion();
     if (version !== undefined && version !== CLUSTERING_VERSION) {
       this.db.close();
-      throw new OtherClusteringVersionError(path, version);
+      throw new OtherClusteringVersionError(path, version, "Ingest into a new data directory to re-cluster");
     }
     if (version === undefined)
       this.db.prepare("INSERT INTO meta (key, value) VALUES ('clustering_version', ?)").run(CLUSTERING_VERSION);
@@ -120,7 +109,8 @@ export class SqliteStoryStore implements StoryStore {
     if (keys.length < minSharedKeys) return [];
     const first = dayOf(features.timeMs - windowMs);
     const last = dayOf(features.timeMs + windowMs);
-    if (!this.hold(first, last)) return this.candidatesInSql(features, keys, windowMs, minSharedKeys, first, last);
+    if (!(await this.held.hold(daysBetween(first, last), this.maxHeldArticles, this.daySource)))
+      return this.candidatesInSql(features, keys, windowMs, minSharedKeys, first, last);
     return this.held.candidates(features, keys, windowMs, minSharedKeys, first, last);
   }
 
@@ -144,7 +134,7 @@ export class SqliteStoryStore implements StoryStore {
       )
       .all({
         keys: JSON.stringify(keys),
-        days: JSON.stringify(Array.from({ length: last - first + 1 }, (_, i) => first + i)),
+        days: JSON.stringify(daysBetween(first, last)),
         min: minSharedKeys,
         from: features.timeMs - windowMs,
         to: features.timeMs + windowMs,
@@ -152,31 +142,20 @@ export class SqliteStoryStore implements StoryStore {
     return rows.map((row) => ({ features: JSON.parse(row.features) as StoryFeatures, story: row.story }));
   }
 
-  /**
-   * Makes days `first` to `last` held, evicting the least recently read others; false (and nothing loaded)
-   * when they hold more articles than may be held.
-   */
-  private hold(first: number, last: number): boolean {
-    const missing: number[] = [];
-    let needed = 0;
-    for (let day = first; day <= last; day++) {
-      const held = this.held.day(day);
-      if (held === undefined) missing.push(day);
-      else needed += held.slots.length;
-    }
-    if (missing.length === 0) return true;
-    this.flush();
-    const count = this.statements.get("SELECT count(*) FROM story_articles WHERE time_ms >= ? AND time_ms < ?").pluck();
-    const loading = missing.reduce((sum, day) => sum + (count.get(day * DAY_MS, (day + 1) * DAY_MS) as number), 0);
-    if (needed + loading > this.maxHeldArticles) return false;
-    this.held.evictBeyond(this.maxHeldArticles - loading, first, last);
+  /** Held days are loaded from the file, once the pending article is written. */
+  private readonly daySource: HeldDaySource = {
+    count: (days) => {
+      this.flush();
+      const count = this.statements.get("SELECT count(*) FROM story_articles WHERE time_ms >= ? AND time_ms < ?").pluck();
+      return days.reduce((sum, day) => sum + (count.get(day * DAY_MS, (day + 1) * DAY_MS) as number), 0);
+    },
+    rows: (days) => this.dayRows(days),
+  };
+
+  private *dayRows(days: readonly number[]): Iterable<{ story: string; features: string }> {
     const rows = this.statements.get("SELECT story, features FROM story_articles WHERE time_ms >= ? AND time_ms < ?");
-    for (const day of missing) {
-      const held = this.held.addDay(day);
-      for (const row of rows.iterate(day * DAY_MS, (day + 1) * DAY_MS) as Iterable<{ story: string; features: string }>)
-        this.held.add(held, JSON.parse(row.features) as StoryFeatures, row.story);
-    }
-    return true;
+    for (const day of days)
+      yield* rows.iterate(day * DAY_MS, (day + 1) * DAY_MS) as Iterable<{ story: string; features: string }>;
   }
 
   async add(features: StoryFeatures): Promise<void> {
@@ -247,6 +226,11 @@ export class SqliteStoryStore implements StoryStore {
     this.check();
     this.flush();
     return this.statements.get("SELECT id FROM story_articles WHERE story = ? ORDER BY id").pluck().all(story) as string[];
+  }
+
+  /** The batch's writes are committed together once the caller yields (see above): nothing to read ahead in a local file. */
+  async clusterBatch<T>(_batch: readonly StoryFeatures[], work: () => Promise<T>): Promise<T> {
+    return work();
   }
 
   async close(): Promise<void> {
@@ -334,8 +318,4 @@ export class SqliteStoryStore implements StoryStore {
     this.held.clear();
     if (this.pending !== undefined) this.pending.slot = undefined;
   }
-}
-
-function dayOf(timeMs: number): number {
-  return Math.floor(timeMs / DAY_MS);
 }

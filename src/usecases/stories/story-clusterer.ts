@@ -97,12 +97,14 @@ export class StoryClusterer {
 
   /** Clusters a batch of derived features in order, here: what the clustering thread runs. */
   async addFeaturesInOrder(batch: readonly StoryFeatures[]): Promise<Map<string, string>> {
-    const storyOf = new Map<string, string>();
-    for (const features of batch) {
-      const change = await this.addFeatures(features);
-      if (change) for (const id of change.article_ids) storyOf.set(id, change.story_id);
-    }
-    return storyOf;
+    return this.store.clusterBatch(batch, async () => {
+      const storyOf = new Map<string, string>();
+      for (const features of batch) {
+        const change = await this.addFeatures(features);
+        if (change) for (const id of change.article_ids) storyOf.set(id, change.story_id);
+      }
+      return storyOf;
+    });
   }
 
   /** Stops the clustering thread once its batches are done (its store commits and closes). */

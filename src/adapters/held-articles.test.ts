@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from "vitest";
-import { GkgArticleSource } from "../gdelt/gkg-source.js";
-import { storyFeatures, type StoryFeatures } from "../../domain/stories/story-features.js";
-import { indexKeys, lookupKeys } from "../../domain/stories/story-keys.js";
-import type { StoryCandidate } from "../../ports/story-store.js";
-import { parseStamp, toStamp } from "../../shared/timestamps.js";
+import { GkgArticleSource } from "./gdelt/gkg-source.js";
+import { storyFeatures, type StoryFeatures } from "../domain/stories/story-features.js";
+import { indexKeys, lookupKeys } from "../domain/stories/story-keys.js";
+import type { StoryCandidate } from "../ports/story-store.js";
+import { parseStamp, toStamp } from "../shared/timestamps.js";
 import { HeldArticles } from "./held-articles.js";
 
 // Held articles must find exactly what a scan of every held article finds:
@@ -12,7 +12,7 @@ import { HeldArticles } from "./held-articles.js";
 // days (article i published i % 10 days before its collection), so lookups
 // span several held days.
 
-const SAMPLE = new URL("../../../data/gkg/20230702153000.gkg.csv.gz", import.meta.url).pathname;
+const SAMPLE = new URL("../../data/gkg/20230702153000.gkg.csv.gz", import.meta.url).pathname;
 const DAY_MS = 86_400_000;
 const WINDOW_MS = 72 * 3_600_000;
 
@@ -120,7 +120,7 @@ describe("HeldArticles", () => {
     const onNewest = features.filter((f) => dayOf(f.timeMs) === newest).length;
     const onOldest = features.filter((f) => dayOf(f.timeMs) === oldest).length;
 
-    held.evictBeyond(onNewest + onOldest, newest, newest);
+    held.evictBeyond(onNewest + onOldest, new Set([newest]));
     expect(held.day(newest)).toBeDefined();
     expect(held.day(oldest)).toBeDefined();
     for (const day of days.slice(1, -1)) expect(held.day(day)).toBeUndefined();

@@ -1,10 +1,32 @@
-import type { StoryFeatures } from "../../domain/stories/story-features.js";
-import { indexKeys } from "../../domain/stories/story-keys.js";
-import type { StoryCandidate } from "../../ports/story-store.js";
+import type { StoryFeatures } from "../domain/stories/story-features.js";
+import { indexKeys } from "../domain/stories/story-keys.js";
+import type { StoryCandidate } from "../ports/story-store.js";
 
-// The articles of the publication days the story store holds in memory
-// (story-store.ts): each in a slot, with a key index per day (story-keys.ts),
-// so counting the keys a new article shares with them needs no SQL and no JSON.
+// The articles of the publication days a story store holds in memory (both
+// sqlite/story-store.ts and postgres/story-store.ts): each in a slot, with a
+// key index per day (story-keys.ts), so counting the keys a new article shares
+// with them needs no query and no JSON. Which days to hold, and how they are
+// loaded from the store's tables, is `hold`'s, shared by both stores.
+
+export const DAY_MS = 86_400_000;
+
+/** The publication day (days since 1970-01-01 UTC) the store files an article under. */
+export function dayOf(timeMs: number): number {
+  return Math.floor(timeMs / DAY_MS);
+}
+
+/** The days `first` to `last`. */
+export function daysBetween(first: number, last: number): number[] {
+  return Array.from({ length: last - first + 1 }, (_, i) => first + i);
+}
+
+/** Where a store keeps the clustered articles: how many some days hold, and their rows (features as JSON). */
+export interface HeldDaySource {
+  count(days: readonly number[]): number | Promise<number>;
+  rows(
+    days: readonly number[],
+  ): Iterable<{ story: string; features: string }> | Promise<Iterable<{ story: string; features: string }>>;
+}
 
 /** Every article of one held publication day: their slots, and the slots of each key. */
 export interface HeldDay {
@@ -111,12 +133,12 @@ export class HeldArticles {
     return found;
   }
 
-  /** Evicts the least recently read days other than `first` to `last` until at most `limit` articles are held. */
-  evictBeyond(limit: number, first: number, last: number): void {
+  /** Evicts the least recently read days other than `keep` until at most `limit` articles are held. */
+  evictBeyond(limit: number, keep: ReadonlySet<number>): void {
     if (this.size <= limit) return;
     for (const [d, day] of [...this.days].sort((a, b) => a[1].used - b[1].used)) {
       if (this.size <= limit) return;
-      if (d >= first && d <= last) continue;
+      if (keep.has(d)) continue;
       this.days.delete(d);
       for (const slot of day.slots) {
         this.slots.delete((this.features[slot] as StoryFeatures).id);
@@ -124,6 +146,31 @@ export class HeldArticles {
         this.free.push(slot);
       }
     }
+  }
+
+  /**
+   * Makes `days` held, loading the missing ones from `source` and evicting the least recently read others; false
+   * (and nothing loaded) when they hold more than `limit` articles.
+   */
+  async hold(days: readonly number[], limit: number, source: HeldDaySource): Promise<boolean> {
+    const missing: number[] = [];
+    let needed = 0;
+    for (const day of days) {
+      const held = this.days.get(day);
+      if (held === undefined) missing.push(day);
+      else needed += held.slots.length;
+    }
+    if (missing.length === 0) return true;
+    const loading = await source.count(missing);
+    if (needed + loading > limit) return false;
+    this.evictBeyond(limit - loading, new Set(days));
+    const loaded = new Map(missing.map((day) => [day, this.addDay(day)]));
+    for (const row of await source.rows(missing)) {
+      const features = JSON.parse(row.features) as StoryFeatures;
+      const day = loaded.get(dayOf(features.timeMs));
+      if (day !== undefined) this.add(day, features, row.story);
+    }
+    return true;
   }
 
   clear(): void {
