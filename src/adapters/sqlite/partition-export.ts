@@ -1,4 +1,4 @@
-import { encodeLines, type EncodedLines, type ExportView } from "../../domain/export-lines.js";
+import { encodeLines, encodeLinesInto, type EncodedLines, type ExportView } from "../../domain/export-lines.js";
 import { ArticlePartition } from "./article-partition.js";
 import { and, conditions, matchSet, whereClause, type Keyset, type PartitionSearch, type Params } from "./match-conditions.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
@@ -72,7 +72,10 @@ export function exportKeys(partition: ArticlePartition, search: PartitionSearch,
 
 /** Lines of the documents asked for, in the order asked; `missing` lists (by position) those no longer stored. */
 export interface ExportLinesPart {
+  /** A view of the shared buffer given (`into`) when they fit in it, else bytes of their own. */
   lines: EncodedLines;
+  /** The lines are in the shared buffer given. */
+  filled: boolean;
   missing: number[];
 }
 
@@ -90,8 +93,16 @@ export function unmapped<T>(partition: ArticlePartition, read: (own: ArticlePart
   }
 }
 
-/** The lines of the documents `rowids` (the keys' own rows), made here so only bytes cross to the stream. */
-export function exportLines(partition: ArticlePartition, rowids: readonly number[], view: ExportView): ExportLinesPart {
+/**
+ * The lines of the documents `rowids` (the keys' own rows), made here so only bytes cross to the stream: written
+ * into `into`, a buffer shared with the stream, when they fit, so nothing is allocated for them per read.
+ */
+export function exportLines(
+  partition: ArticlePartition,
+  rowids: readonly number[],
+  view: ExportView,
+  into?: SharedArrayBuffer,
+): ExportLinesPart {
   // One statement for the batch's documents: a statement per document costs twice as much.
   const rows = partition.statements
     .get("SELECT rowid, doc FROM docs WHERE rowid IN (SELECT value FROM json_each(?))")
@@ -106,5 +117,10 @@ export function exportLines(partition: ArticlePartition, rowids: readonly number
     if (doc === undefined) missing.push(i);
     else docs.push(doc);
   });
-  return { lines: encodeLines(docs, view), missing };
+  if (into !== undefined) {
+    const bytes = new Uint8Array(into);
+    const ends = encodeLinesInto(docs, view, bytes);
+    if (ends !== undefined) return { lines: { bytes: bytes.subarray(0, ends.at(-1) ?? 0), ends }, filled: true, missing };
+  }
+  return { lines: encodeLines(docs, view), filled: false, missing };
 }

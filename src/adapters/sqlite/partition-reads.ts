@@ -150,7 +150,7 @@ export interface ReadJobs {
   /** An export (partition-export.ts): counts before the walk, then keys in export order and their documents' lines. */
   exportCount: { args: QueryArgs & ExportCountArgs; result: Scanned & ExportCountPart };
   exportKeys: { args: QueryArgs & { n: number; keyset?: Keyset }; result: PartitionHit[] };
-  exportLines: { args: { rowids: number[]; view: ExportView }; result: ExportLinesPart };
+  exportLines: { args: { rowids: number[]; view: ExportView; into?: SharedArrayBuffer }; result: ExportLinesPart };
 }
 
 export type ReadJob = keyof ReadJobs;
@@ -266,7 +266,7 @@ const HANDLERS: Handlers = {
       const search = compile(own, args);
       return search === null || search === FIELD_UNAVAILABLE ? [] : exportKeys(own, search, args.n, args.keyset);
     }),
-  exportLines: (partition, args) => unmapped(partition, (own) => exportLines(own, args.rowids, args.view)),
+  exportLines: (partition, args) => unmapped(partition, (own) => exportLines(own, args.rowids, args.view, args.into)),
 };
 
 /** One thread's connections to the monthly indexes under `dir`, opened on first use. */
