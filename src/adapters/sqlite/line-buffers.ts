@@ -16,6 +16,8 @@ export class LineBuffer {
   ) {}
 
   hold(): void {
+    // Held again once given back, it would be filled while viewed.
+    if (this.holds === 0) throw new Error("a line buffer was held after it was given back");
     this.holds++;
   }
 

@@ -13,6 +13,8 @@ export interface ExportCountPart {
   remaining: number;
   /** Timestamps at or after `after` in export order with more than `threshold` matches here (or those asked for). */
   groups: Array<{ published_at: string; matches: number; sent: number }>;
+  /** The first match after `after` in export order (none when `remaining` is 0): the walk reads here no sooner. */
+  first?: { published_at: string; id: string };
 }
 
 export interface ExportCountArgs {
@@ -52,7 +54,8 @@ export function exportCountPart(partition: ArticlePartition, search: PartitionSe
        GROUP BY p HAVING count(*) > @threshold`,
     )
     .all(params) as ExportCountPart["groups"];
-  return { total, remaining, groups };
+  const [first] = remaining === 0 ? [] : exportKeys(partition, search, 1, after);
+  return { total, remaining, groups, ...(first ? { first: { published_at: first.published_at, id: first.id } } : {}) };
 }
 
 /** The first `n` matches after `keyset`, in export order, with or without keywords. */

@@ -19,7 +19,9 @@ import { NOT_STARTED, type ReadPool } from "./read-pool.js";
 // The embedded engine's export walk (ports/article-export.ts): a keyset walk
 // over the monthly indexes that hold matches, merged newest first. Each index
 // keeps a buffer of its next rows, their keys and lines made on the read
-// threads (partition-export.ts), so an index gives each row once. A read takes
+// threads (partition-export.ts), so an index gives each row once; an index is
+// first read once the merge reaches its first match (found when counting), so
+// the older months hold nothing while the newer ones are sent. A read takes
 // the keys, then makes the documents' lines in parts on every thread of the
 // lane at once, each part written into a buffer shared with the threads
 // (line-buffers.ts). As soon as an index's rows are used up, the rows after
@@ -67,6 +69,8 @@ interface ExportRowsPart {
 
 interface Source {
   month: string;
+  /** The first match, until the index is first read. */
+  first: ExportPosition | undefined;
   rows: ExportRowsPart;
   /** Index of the next row in `rows`. */
   head: number;
@@ -88,7 +92,13 @@ export async function openSqliteExport(
   const match = query.keywords ? toFtsMatch(query.keywords) : undefined;
   const args: QueryArgs = match === undefined ? { filters: query.filters } : { filters: query.filters, match };
   const count = await countExport(pool, months, args, query, tieLimit);
-  const sources: Source[] = count.holding.map((month) => ({ month, rows: NOTHING_READ, head: 0, ahead: undefined }));
+  const sources: Source[] = count.holding.map(({ month, first }) => ({
+    month,
+    first,
+    rows: NOTHING_READ,
+    head: 0,
+    ahead: undefined,
+  }));
   return new SqliteExportWalk(pool, args, query.view, count.count, sources);
 }
 
@@ -108,23 +118,17 @@ class SqliteExportWalk implements ExportWalk {
     const failed = await this.refill(start);
     if (failed.length > 0) return { rows: [], lines: NO_LINES, partitionsFailed: failed };
     const taken: Taken[] = [];
-    // Merge until n rows, or until an index that may hold more runs dry (its next rows could be newer than the rest).
+    // Merge until n rows, or until an index not read on could hold the next row.
     while (taken.length < n) {
-      let best: Source | undefined;
-      let dry = false;
-      for (const source of this.sources) {
-        if (source.head >= source.rows.ids.length) {
-          if (!source.rows.done) dry = true;
-          continue;
-        }
-        if (best === undefined || newer(source, best)) best = source;
-      }
-      if (dry || best === undefined) break;
+      const best = newest(this.sources);
+      if (best === undefined || this.sources.some((source) => waiting(source) && mayPrecede(source, best))) break;
       const run = runOf(best.rows, best.head) as LinesRun;
       const previous = taken.at(-1);
       if (previous !== undefined && previous.run !== run && taken.length >= MIN_ROWS_PER_VIEW) break;
       taken.push({ source: best, row: best.head++, run });
     }
+    // The batch's view holds its buffer before the runs merged past let go of theirs.
+    const lines = linesOf(taken);
     for (const source of this.sources) {
       passRuns(source);
       // Read ahead where a buffer is used up: the read runs while this batch is sent.
@@ -133,7 +137,7 @@ class SqliteExportWalk implements ExportWalk {
         source.ahead = this.read(source.month, last);
       }
     }
-    return { rows: taken.map(({ source, row }) => positionOf(source.rows, row)), ...linesOf(taken), partitionsFailed: [] };
+    return { rows: taken.map(({ source, row }) => positionOf(source.rows, row)), ...lines, partitionsFailed: [] };
   }
 
   async close(): Promise<void> {
@@ -142,12 +146,24 @@ class SqliteExportWalk implements ExportWalk {
     this.sources = [];
   }
 
-  /** Fills every buffer used up whose index may hold more, with its read ahead, or read from `start`. */
+  /**
+   * Fills the used-up buffers of the indexes that could hold the next row, with their read ahead or read from
+   * `start`, until the next row is known.
+   */
   private async refill(start: ExportStart | null): Promise<PartitionFailure[]> {
+    for (;;) {
+      const best = newest(this.sources);
+      const due = best === undefined ? firstDue(this.sources) : this.sources.filter((s) => waiting(s) && mayPrecede(s, best));
+      if (due.length === 0) return [];
+      const failed = await this.fillFrom(due, start);
+      if (failed.length > 0) return failed;
+    }
+  }
+
+  private async fillFrom(due: Source[], start: ExportStart | null): Promise<PartitionFailure[]> {
     const failed: PartitionFailure[] = [];
-    const used = this.sources.filter((s) => s.head >= s.rows.ids.length && !s.rows.done);
     await Promise.all(
-      used.map(async (source) => {
+      due.map(async (source) => {
         let pending = source.ahead;
         source.ahead = undefined;
         let from: ExportStart | undefined = start ?? undefined;
@@ -230,6 +246,7 @@ interface Taken {
 
 function fill(source: Source, rows: ExportRowsPart, start: ExportStart | null): void {
   for (const run of source.rows.runs) pass(run);
+  source.first = undefined;
   source.rows = rows;
   source.head = 0;
   dropUpTo(source, start);
@@ -319,13 +336,13 @@ async function countExport(
   args: QueryArgs,
   query: ExportQuery,
   tieLimit: number,
-): Promise<{ count: ExportCount; holding: string[] }> {
+): Promise<{ count: ExportCount; holding: Array<{ month: string; first: ExportPosition | undefined }> }> {
   const after = query.after ?? undefined;
   // A timestamp over the limit in all has more than limit/P matches in at least one of the P indexes.
   const threshold = Math.floor(tieLimit / Math.max(1, months.length));
   let total = 0;
   let remaining = 0;
-  const holding: string[] = [];
+  const holding: Array<{ month: string; first: ExportPosition | undefined }> = [];
   const reported = new Map<string, Map<string, { matches: number; sent: number }>>();
   const startedMs = Date.now();
   const walk = await walkPartitions(
@@ -336,7 +353,7 @@ async function countExport(
     (month, part) => {
       total += part.total;
       remaining += part.remaining;
-      if (part.remaining > 0) holding.push(month);
+      if (part.remaining > 0) holding.push({ month, first: part.first });
       reported.set(month, new Map(part.groups.map((g) => [g.published_at, { matches: g.matches, sent: g.sent }])));
     },
   );
@@ -386,7 +403,7 @@ async function countExport(
       partitionsRead: walk.read.filter((m) => !failedMonths.has(m)),
       partitionsFailed: walk.failed,
     },
-    holding: holding.filter((m) => !failedMonths.has(m)),
+    holding: holding.filter(({ month }) => !failedMonths.has(month)),
   };
 }
 
@@ -402,9 +419,42 @@ function dropUpTo(source: Source, start: ExportStart | null): void {
   }
 }
 
-/** The next row of `a` comes before the next row of `b` in export order. */
-function newer(a: Source, b: Source): boolean {
-  return before(positionOf(a.rows, a.head), positionOf(b.rows, b.head));
+/** The index whose next buffered row comes first in export order; undefined when no buffer holds a row. */
+function newest(sources: readonly Source[]): Source | undefined {
+  let best: Source | undefined;
+  for (const source of sources) {
+    if (source.head >= source.rows.ids.length) continue;
+    if (best === undefined || before(positionOf(source.rows, source.head), positionOf(best.rows, best.head))) best = source;
+  }
+  return best;
+}
+
+/** With no row buffered: the indexes read before (each may hold the next row), else the one whose first match is first. */
+function firstDue(sources: readonly Source[]): Source[] {
+  const read = sources.filter((s) => waiting(s) && s.first === undefined);
+  if (read.length > 0) return read;
+  let earliest: Source | undefined;
+  for (const source of sources.filter(waiting)) {
+    if (earliest === undefined || before(source.first as ExportPosition, earliest.first as ExportPosition)) earliest = source;
+  }
+  return earliest === undefined ? [] : [earliest];
+}
+
+/** The index's buffer is used up and it may hold more. */
+function waiting(source: Source): boolean {
+  return source.head >= source.rows.ids.length && !source.rows.done;
+}
+
+/**
+ * A waiting index's next match could come before the next row of `other` (buffered, or its first match): its
+ * first match does, or, once read, the next may (it follows the last one read, and nothing says how closely).
+ */
+function mayPrecede(source: Source, other: Source): boolean {
+  const next = other.head < other.rows.ids.length ? positionOf(other.rows, other.head) : other.first;
+  if (next === undefined) return true;
+  if (source.first !== undefined) return before(source.first, next);
+  const { last } = source.rows;
+  return last === undefined || !before(next, last);
 }
 
 /** `a` comes before `b` in export order (newest first, then id descending). */
