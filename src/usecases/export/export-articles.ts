@@ -96,7 +96,8 @@ export async function prepareExport(
     entityCredits: resolution?.credits ?? 0,
     lines: (charged, refund) => {
       const progress: Progress = { sent: 0, settled: false };
-      const releases = new Map<Uint8Array, () => void>();
+      // Weak: a reader that never says a chunk is written does not keep it.
+      const releases = new WeakMap<Uint8Array, () => void>();
       const lines = streamLines(walk, progress, releases, {
         after,
         rows,
@@ -145,7 +146,7 @@ interface Progress {
  */
 function abandonable(
   lines: AsyncGenerator<Uint8Array>,
-  releases: Map<Uint8Array, () => void>,
+  releases: WeakMap<Uint8Array, () => void>,
   abandon: () => Promise<void>,
 ): ExportStream {
   let over = false;
@@ -177,7 +178,7 @@ function abandonable(
 async function* streamLines(
   walk: ExportWalk,
   progress: Progress,
-  releases: Map<Uint8Array, () => void>,
+  releases: WeakMap<Uint8Array, () => void>,
   context: StreamContext,
 ): AsyncGenerator<Uint8Array> {
   const { after, rows } = context;
