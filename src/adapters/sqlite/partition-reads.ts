@@ -256,11 +256,13 @@ const HANDLERS: Handlers = {
     return nearest(partition, search, args.vector, args.model, args.k, args.excludeStory, args.annMinMatches);
   },
   vectorOf: (partition, args) => vectorOfArticle(partition, args.id, args.model),
-  exportCount(partition, args) {
-    const search = compile(partition, args);
-    if (search === FIELD_UNAVAILABLE) return { total: 0, remaining: 0, groups: [], fieldUnavailable: true };
-    return search === null ? { total: 0, remaining: 0, groups: [] } : exportCountPart(partition, search, args);
-  },
+  // Every read of an export, the count's too, maps nothing: its pages would stay in the process's memory.
+  exportCount: (partition, args) =>
+    unmapped(partition, (own): Scanned & ExportCountPart => {
+      const search = compile(own, args);
+      if (search === FIELD_UNAVAILABLE) return { total: 0, remaining: 0, groups: [], fieldUnavailable: true };
+      return search === null ? { total: 0, remaining: 0, groups: [] } : exportCountPart(own, search, args);
+    }),
   exportKeys: (partition, args) =>
     unmapped(partition, (own) => {
       const search = compile(own, args);
