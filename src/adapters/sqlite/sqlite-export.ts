@@ -31,10 +31,13 @@ import { NOT_STARTED, type ReadPool } from "./read-pool.js";
 // (ExportBatch.release). Memory is a fixed set of buffers, whatever the
 // export's size.
 
-/** Rows an index reads at a time. */
-const ROWS_PER_READ = 2000;
+/**
+ * Rows an index reads at a time. Small reads keep what the read threads hold small: the process's private memory
+ * over a 414,177-article export rose 73 MB with 2,000, 53 with 500 and 28 with 200 (bench/RESULTS.md, "Export").
+ */
+const ROWS_PER_READ = 200;
 /** Bytes of a shared buffer: a part of a read (ROWS_PER_READ / threads rows) of full Articles, about 1.5 KB each, with room. */
-const LINE_BUFFER_BYTES = 4 * 2 ** 20;
+const LINE_BUFFER_BYTES = 2 ** 20;
 /**
  * Shared buffers an export fills at most: two reads' parts for the index being merged and one read's for each
  * other index, with the batches the stream has not written yet. Past them, a read's lines take memory of their own.
