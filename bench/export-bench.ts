@@ -9,6 +9,7 @@
 //   npm run bench:export -- --data-dir DIR            an index already ingested (DIR/index)
 //   npm run bench:export -- --articles 1000000        generate and ingest a corpus (bench/.data/, reused)
 //   [--query "language=eng"] [--out bench/RESULTS.md] [--trace FILE: every sample, as JSON]
+//   [--warm "q=police": a search answered first, as by a server already serving]
 //
 // Not part of `npm test`. Wrap in `flock /tmp/newsindex-bench.lock` on a shared machine.
 
@@ -37,6 +38,8 @@ const { values: args } = parseArgs({
     query: { type: "string", default: "" },
     out: { type: "string", default: new URL("./RESULTS.md", import.meta.url).pathname },
     trace: { type: "string" },
+    // A search answered before the export, as by a server already serving (its read threads started): e.g. "q=police".
+    warm: { type: "string" },
   },
 });
 const DATA = new URL(".data/", import.meta.url).pathname;
@@ -50,6 +53,7 @@ await app.listen({ host: "127.0.0.1", port: 0 });
 const address = app.server.address();
 const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
 
+if (args.warm !== undefined) await searchTotal(args.warm);
 const total = await searchTotal(args.query);
 console.error(`exporting ${total} articles (${args.query || "no filter"}) from ${dataDir} ...`);
 const run = await exportAll(args.query);
