@@ -1,17 +1,20 @@
 // The export benchmark: GET /export of every article of an
 // ingested index over HTTP on loopback, timed from the request to the
-// manifest, with the server process's RSS sampled every 250 ms from start to
-// end. The client (export-client.ts: counts lines and discards them) runs in a
+// manifest, with the server process's RSS sampled every 250 ms from start
+// (just before the request) to end (the manifest received): the target reads
+// "RSS flat (± 50 MB) from start to end", so every sample is set against the
+// first. The client (export-client.ts: counts lines and discards them) runs in a
 // process of its own, as a real one does.
 //
 //   npm run bench:export -- --data-dir DIR            an index already ingested (DIR/index)
 //   npm run bench:export -- --articles 1000000        generate and ingest a corpus (bench/.data/, reused)
-//   [--query "language=eng"] [--out bench/RESULTS.md]
+//   [--query "language=eng"] [--out bench/RESULTS.md] [--trace FILE: every sample, as JSON]
+//   [--warm "q=police": a search answered first, as by a server already serving]
 //
 // Not part of `npm test`. Wrap in `flock /tmp/newsindex-bench.lock` on a shared machine.
 
 import { randomUUID } from "node:crypto";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -34,6 +37,9 @@ const { values: args } = parseArgs({
     months: { type: "string", default: "6" },
     query: { type: "string", default: "" },
     out: { type: "string", default: new URL("./RESULTS.md", import.meta.url).pathname },
+    trace: { type: "string" },
+    // A search answered before the export, as by a server already serving (its read threads started): e.g. "q=police".
+    warm: { type: "string" },
   },
 });
 const DATA = new URL(".data/", import.meta.url).pathname;
@@ -47,6 +53,7 @@ await app.listen({ host: "127.0.0.1", port: 0 });
 const address = app.server.address();
 const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
 
+if (args.warm !== undefined) await searchTotal(args.warm);
 const total = await searchTotal(args.query);
 console.error(`exporting ${total} articles (${args.query || "no filter"}) from ${dataDir} ...`);
 const run = await exportAll(args.query);
@@ -57,24 +64,34 @@ const seconds = run.ms / 1000;
 const perSecond = Math.round(run.count / seconds);
 const mb = (bytes: number): number => Math.round(bytes / MB);
 const range = (values: number[]): string => `${mb(Math.min(...values))} / ${mb(Math.max(...values))} MB`;
-const spread = (values: number[]): number => mb(Math.max(...values) - Math.min(...values));
-const rss = run.rss.map((m) => m.rss);
-const anon = run.rss.map((m) => m.anon);
-const file = run.rss.map((m) => m.file);
+/** The farthest a sample strays from the first one, in MB (up, down). */
+const fromFirst = (values: number[]): string => {
+  const first = values[0] ?? 0;
+  return `+${mb(Math.max(...values) - first)} / −${mb(first - Math.min(...values))}`;
+};
+const pick = (key: keyof Memory): number[] => run.samples.map((m) => m[key]);
+const [rss, anon, file] = [pick("rss"), pick("anon"), pick("file")];
+const flat = (values: number[]): boolean => values.every((v) => Math.abs(v - (values[0] ?? 0)) <= 50 * MB);
+const every2s = (values: number[]): string =>
+  values
+    .filter((_, i) => i % 8 === 0)
+    .map(mb)
+    .join(", ");
+if (args.trace !== undefined) writeFileSync(args.trace, JSON.stringify(run.samples));
 const report = [
   `## Export (GET /export over HTTP)`,
   "",
   `Measured ${new Date().toISOString().slice(0, 16)}Z on ${machine()}; load average before the run ${run.loadBefore}, after ${loadAverage()} (the machine is shared).`,
   `Index: ${dataDir.replace(/.*\/bench\//, "bench/")}; query: \`/export?${args.query}\`. Command: \`npm run bench:export -- ${process.argv.slice(2).join(" ")}\`.`,
+  `Memory of the server's process sampled every 250 ms from just before the request to the manifest (${run.samples.length} samples), each set against the first.`,
   "",
-  "| articles sent | /search total | seconds | articles/s | MB sent | time to first line | RSS min / max (spread) | private (RssAnon) min / max (spread) | index pages mapped (RssFile) min / max |",
-  "|---|---|---|---|---|---|---|---|---|",
-  `| ${run.count.toLocaleString("en")} | ${total.toLocaleString("en")} | ${seconds.toFixed(1)} | ${perSecond.toLocaleString("en")} | ${mb(run.bytes)} | ${run.firstLineMs} ms | ${range(rss)} (${spread(rss)} MB) | ${range(anon)} (${spread(anon)} MB) | ${range(file)} |`,
+  "| articles sent | /search total | seconds | articles/s | MB sent | time to first line | RSS first / min / max | RSS from the first (MB) | private (RssAnon) first / min / max | private from the first (MB) | index pages mapped (RssFile) first / min / max |",
+  "|---|---|---|---|---|---|---|---|---|---|---|",
+  `| ${run.count.toLocaleString("en")} | ${total.toLocaleString("en")} | ${seconds.toFixed(1)} | ${perSecond.toLocaleString("en")} | ${mb(run.bytes)} | ${run.firstLineMs} ms | ${mb(rss[0] ?? 0)} / ${range(rss)} | ${fromFirst(rss)} | ${mb(anon[0] ?? 0)} / ${range(anon)} | ${fromFirst(anon)} | ${mb(file[0] ?? 0)} / ${range(file)} |`,
   "",
-  `Private memory every 2 s (MB): ${anon
-    .filter((_, i) => i % 8 === 0)
-    .map(mb)
-    .join(", ")}.`,
+  `RSS every 2 s (MB): ${every2s(rss)}.`,
+  `Private memory every 2 s (MB): ${every2s(anon)}.`,
+  `Within ± 50 MB of the first sample throughout: RSS ${flat(rss) ? "yes" : "no"}, private memory ${flat(anon) ? "yes" : "no"}.`,
   `CPU: ${Math.round(run.cpuMicros / run.count)} µs per article over the server's threads (${(run.cpuMicros / 1000 / run.ms).toFixed(2)} cores on average); the server's main thread (stream, HTTP) busy ${Math.round(run.mainBusy * 100)}% of the time.`,
   `Manifest: count ${run.manifest.count}, total ${run.manifest.total}, credits_charged ${run.manifest.credits_charged}, coverage ${run.manifest.coverage}.`,
 ].join("\n");
@@ -92,7 +109,8 @@ interface Run {
   bytes: number;
   ms: number;
   firstLineMs: number;
-  rss: Memory[];
+  /** From just before the request to the manifest, every 250 ms. */
+  samples: Memory[];
   loadBefore: string;
   /** CPU of the whole process (every thread), µs. */
   cpuMicros: number;
@@ -103,55 +121,64 @@ interface Run {
 
 /**
  * Streams the export to a client in a process of its own (export-client.ts), which counts the lines and discards
- * them; this process's RSS sampled from the first byte to the manifest, and its CPU (the server's, every thread).
+ * them; this process's memory sampled from just before the request to the manifest, and its CPU (the server's,
+ * every thread).
  */
 function exportAll(query: string): Promise<Run> {
   const loadBefore = loadAverage();
   const cpuBefore = process.cpuUsage();
   const loopBefore = performance.eventLoopUtilization();
   return new Promise((resolve, reject) => {
-    const rss: Memory[] = [];
-    let sampler: NodeJS.Timeout | undefined;
+    const started = performance.now();
+    const samples: Memory[] = [memory(started)];
+    const sampler = setInterval(() => samples.push(memory(started)), 250);
     const script = new URL("./export-client.ts", import.meta.url).pathname;
     const client = spawn(process.execPath, ["--import", "tsx", script, `${base}/export?${query}`, key], {
       stdio: ["ignore", "pipe", "inherit"],
     });
     let output = "";
     client.stdout.setEncoding("utf8");
-    client.stdout.on("data", (text: string) => {
-      output += text;
-      if (sampler === undefined && output.startsWith("first\n")) {
-        rss.push(memory());
-        sampler = setInterval(() => rss.push(memory()), 250);
-      }
-    });
+    client.stdout.on("data", (text: string) => (output += text));
     client.on("error", reject);
     client.on("exit", (code) => {
       clearInterval(sampler);
-      rss.push(memory());
+      samples.push(memory(started));
       const cpu = process.cpuUsage(cpuBefore);
       const mainBusy = performance.eventLoopUtilization(loopBefore).utilization;
       const last = output.trimEnd().split("\n").at(-1) ?? "";
       if (code !== 0 || !last.startsWith("{")) return reject(new Error(`the client exited with ${code}: ${output.slice(-300)}`));
       const figures = JSON.parse(last) as Pick<Run, "count" | "bytes" | "ms" | "firstLineMs" | "manifest">;
-      resolve({ ...figures, rss, loadBefore, cpuMicros: cpu.user + cpu.system, mainBusy });
+      resolve({ ...figures, samples, loadBefore, cpuMicros: cpu.user + cpu.system, mainBusy });
     });
   });
 }
 
 interface Memory {
+  /** Since the first sample, ms. */
+  ms: number;
   rss: number;
   /** Private memory: the heap, SQLite's page caches, buffers. */
   anon: number;
   /** Pages of the index files SQLite maps (mmap_size): clean, shared with the page cache, given back under pressure. */
   file: number;
+  /** The main thread's ArrayBuffers (the lines' bytes it holds until collected) and JavaScript heap. */
+  arrayBuffers: number;
+  heapUsed: number;
 }
 
 /** RSS, and its private and file-backed parts (Linux /proc/self/status; zero elsewhere). */
-function memory(): Memory {
+function memory(since: number): Memory {
   const status = existsSync("/proc/self/status") ? readFileSync("/proc/self/status", "utf8") : "";
   const kib = (name: string): number => Number(new RegExp(`^${name}:\\s+(\\d+) kB`, "m").exec(status)?.[1] ?? 0) * 1024;
-  return { rss: process.memoryUsage().rss, anon: kib("RssAnon"), file: kib("RssFile") };
+  const usage = process.memoryUsage();
+  return {
+    ms: Math.round(performance.now() - since),
+    rss: usage.rss,
+    anon: kib("RssAnon"),
+    file: kib("RssFile"),
+    arrayBuffers: usage.arrayBuffers,
+    heapUsed: usage.heapUsed,
+  };
 }
 
 /** A generated corpus of `articles`, ingested once with the product pipeline; reused by later runs. */

@@ -1,6 +1,6 @@
 // The export benchmark's client (export-bench.ts), in a process of its own as a
-// real client is: GET /export, lines counted and discarded. Says `first` on
-// stdout at the first byte, then its figures as one JSON line at the end.
+// real client is: GET /export, lines counted and discarded. Prints its
+// figures as one JSON line at the end.
 //
 //   node --import tsx bench/export-client.ts URL KEY
 
@@ -18,10 +18,7 @@ const req = request(url, { headers: { "x-api-key": key } }, (res) => {
   // The last bytes received, where the manifest line is: the client decodes nothing else.
   let tail: Buffer = Buffer.alloc(0);
   res.on("data", (chunk: Buffer) => {
-    if (bytes === 0) {
-      firstLineMs = Math.round(performance.now() - started);
-      process.stdout.write("first\n");
-    }
+    if (bytes === 0) firstLineMs = Math.round(performance.now() - started);
     bytes += chunk.length;
     for (let i = chunk.indexOf(10); i >= 0; i = chunk.indexOf(10, i + 1)) lines++;
     tail = chunk.length >= TAIL_BYTES ? chunk.subarray(-TAIL_BYTES) : Buffer.concat([tail, chunk]).subarray(-TAIL_BYTES);

@@ -51,6 +51,11 @@ export type HttpMethod = "GET" | "POST" | "DELETE";
 /** The body of a streamed operation (`stream` below): its lines (UTF-8, several to a chunk), read once, as the client takes them. */
 export interface StreamedBody {
   lines: AsyncIterable<Uint8Array>;
+  /**
+   * Told of each chunk once it has been written out (nothing of it left queued in the process), so the memory it is
+   * in may be filled again; a chunk never told of is left to the garbage collector.
+   */
+  written?(chunk: Uint8Array): void;
 }
 
 export function isStreamedBody(body: object): body is StreamedBody {

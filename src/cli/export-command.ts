@@ -28,8 +28,10 @@ export async function exportCommand(argv: readonly string[], env: NodeJS.Process
     const prepared = await prepareExport(container.index, toExportRequest(validated), PLANS.archive, container.clock.now());
     const bar = progressBar(prepared.rows);
     let written = 0;
-    for await (const chunk of prepared.lines(0, async () => undefined)) {
-      if (!process.stdout.write(chunk)) await once(process.stdout, "drain");
+    const lines = prepared.lines(0, async () => undefined);
+    for await (const chunk of lines) {
+      // Once written, the memory the chunk is in is filled again.
+      if (!process.stdout.write(chunk, () => lines.written(chunk))) await once(process.stdout, "drain");
       written += countLines(chunk);
       bar?.update(Math.min(written, prepared.rows));
     }

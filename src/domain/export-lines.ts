@@ -40,6 +40,25 @@ export function encodeLines(docs: readonly string[], view: ExportView): EncodedL
   return { bytes: bytes.slice(0, at), ends };
 }
 
+/**
+ * The lines of `docs` written into `target` from its start, as encodeLines makes them: their ends, or undefined when
+ * they do not all fit (what was written is then of no use).
+ */
+export function encodeLinesInto(docs: readonly string[], view: ExportView, target: Uint8Array): number[] | undefined {
+  const present = presenter(view, docs[0]);
+  let at = 0;
+  const ends: number[] = [];
+  for (const doc of docs) {
+    const line = present(doc);
+    const { read, written } = encoder.encodeInto(line, target.subarray(at));
+    at += written;
+    if (read < line.length || at >= target.length) return undefined;
+    target[at++] = NEWLINE;
+    ends.push(at);
+  }
+  return ends;
+}
+
 /** The stored document as the article `view` asks for. */
 function presenter(view: ExportView, sample: string | undefined): (doc: string) => string {
   if (view === "compact") return (doc) => JSON.stringify(toCompactArticle(toArticle(JSON.parse(doc) as ArticleDetail)));

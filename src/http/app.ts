@@ -7,8 +7,8 @@ import Fastify, {
   type FastifyReply,
   type FastifyRequest,
 } from "fastify";
-import { Readable } from "node:stream";
 import { isStreamedBody, type Operation, type OperationDeps } from "../app/operation.js";
+import { streamedPayload } from "./streamed-payload.js";
 import { admitFreeRequest, runOperation } from "../app/run-operation.js";
 import { ApiError } from "../shared/api-error.js";
 import type { Logger } from "../shared/logger.js";
@@ -130,9 +130,8 @@ async function handle(
   );
   if (!outcome.ok) return sendApiError(reply, outcome.error, outcome.headers);
   if (isStreamedBody(outcome.body)) {
-    // Charged before the first line (the headers carry it); the stream is read as the client takes it, one chunk
-    // ahead of the socket, so what waits in memory is a chunk or two however slow the client.
-    const body = Readable.from(outcome.body.lines, { highWaterMark: 1 });
+    // Charged before the first line (the headers carry it); the stream is read as the client takes it.
+    const body = streamedPayload(outcome.body, reply.raw);
     return reply.status(200).headers(outcome.headers).type("application/x-ndjson").send(body);
   }
   // A preview (estimate=true) creates nothing: 200 even where the call itself answers 201.

@@ -6,7 +6,8 @@ import type { PartitionFailure } from "./index-coverage.js";
 // An export (GET /export, `newsindex export`): every article a query matches,
 // newest first then by id, read in batches from a walk the engine keeps open.
 // A batch comes as its lines, encoded where the documents are read
-// (domain/export-lines.ts), so the stream only hashes and writes bytes.
+// (domain/export-lines.ts), so the stream only hashes and writes bytes; the
+// stream releases it once they are written, so an engine may reuse the memory.
 // The embedded index answers with a keyset walk over its monthly indexes; a
 // scaled engine answers with a point-in-time view paged by `search_after` on
 // (published_at, id): `count` runs against that view, `next` pages it, and
@@ -59,6 +60,12 @@ export interface ExportBatch {
   lines: EncodedLines;
   /** Partitions that could not be read for this batch: the rows after the last one given are not reliable. */
   partitionsFailed: PartitionFailure[];
+  /**
+   * Tells the engine the batch's lines have been written out (to the socket, a file), so the memory they are in can
+   * be filled again. Optional both ways: a batch without it holds nothing, and one never released is left to the
+   * garbage collector.
+   */
+  release?(): void;
 }
 
 export interface ExportWalk {

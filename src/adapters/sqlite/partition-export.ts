@@ -1,4 +1,4 @@
-import { encodeLines, type EncodedLines, type ExportView } from "../../domain/export-lines.js";
+import { encodeLines, encodeLinesInto, type EncodedLines, type ExportView } from "../../domain/export-lines.js";
 import { ArticlePartition } from "./article-partition.js";
 import { and, conditions, matchSet, whereClause, type Keyset, type PartitionSearch, type Params } from "./match-conditions.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
@@ -13,6 +13,8 @@ export interface ExportCountPart {
   remaining: number;
   /** Timestamps at or after `after` in export order with more than `threshold` matches here (or those asked for). */
   groups: Array<{ published_at: string; matches: number; sent: number }>;
+  /** The first match after `after` in export order (none when `remaining` is 0): the walk reads here no sooner. */
+  first?: { published_at: string; id: string };
 }
 
 export interface ExportCountArgs {
@@ -52,7 +54,8 @@ export function exportCountPart(partition: ArticlePartition, search: PartitionSe
        GROUP BY p HAVING count(*) > @threshold`,
     )
     .all(params) as ExportCountPart["groups"];
-  return { total, remaining, groups };
+  const [first] = remaining === 0 ? [] : exportKeys(partition, search, 1, after);
+  return { total, remaining, groups, ...(first ? { first: { published_at: first.published_at, id: first.id } } : {}) };
 }
 
 /** The first `n` matches after `keyset`, in export order, with or without keywords. */
@@ -72,7 +75,10 @@ export function exportKeys(partition: ArticlePartition, search: PartitionSearch,
 
 /** Lines of the documents asked for, in the order asked; `missing` lists (by position) those no longer stored. */
 export interface ExportLinesPart {
+  /** A view of the shared buffer given (`into`) when they fit in it, else bytes of their own. */
   lines: EncodedLines;
+  /** The lines are in the shared buffer given. */
+  filled: boolean;
   missing: number[];
 }
 
@@ -90,8 +96,16 @@ export function unmapped<T>(partition: ArticlePartition, read: (own: ArticlePart
   }
 }
 
-/** The lines of the documents `rowids` (the keys' own rows), made here so only bytes cross to the stream. */
-export function exportLines(partition: ArticlePartition, rowids: readonly number[], view: ExportView): ExportLinesPart {
+/**
+ * The lines of the documents `rowids` (the keys' own rows), made here so only bytes cross to the stream: written
+ * into `into`, a buffer shared with the stream, when they fit, so nothing is allocated for them per read.
+ */
+export function exportLines(
+  partition: ArticlePartition,
+  rowids: readonly number[],
+  view: ExportView,
+  into?: SharedArrayBuffer,
+): ExportLinesPart {
   // One statement for the batch's documents: a statement per document costs twice as much.
   const rows = partition.statements
     .get("SELECT rowid, doc FROM docs WHERE rowid IN (SELECT value FROM json_each(?))")
@@ -106,5 +120,10 @@ export function exportLines(partition: ArticlePartition, rowids: readonly number
     if (doc === undefined) missing.push(i);
     else docs.push(doc);
   });
-  return { lines: encodeLines(docs, view), missing };
+  if (into !== undefined) {
+    const bytes = new Uint8Array(into);
+    const ends = encodeLinesInto(docs, view, bytes);
+    if (ends !== undefined) return { lines: { bytes: bytes.subarray(0, ends.at(-1) ?? 0), ends }, filled: true, missing };
+  }
+  return { lines: encodeLines(docs, view), filled: false, missing };
 }

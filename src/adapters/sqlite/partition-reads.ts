@@ -151,7 +151,7 @@ export interface ReadJobs {
   /** An export (partition-export.ts): counts before the walk, then keys in export order and their documents' lines. */
   exportCount: { args: QueryArgs & ExportCountArgs; result: Scanned & ExportCountPart };
   exportKeys: { args: QueryArgs & { n: number; keyset?: Keyset }; result: PartitionHit[] };
-  exportLines: { args: { rowids: number[]; view: ExportView }; result: ExportLinesPart };
+  exportLines: { args: { rowids: number[]; view: ExportView; into?: SharedArrayBuffer }; result: ExportLinesPart };
 }
 
 export type ReadJob = keyof ReadJobs;
@@ -261,17 +261,19 @@ const HANDLERS: Handlers = {
     return nearest(partition, search, args.vector, args.model, args.k, args.excludeStory, args.annMinMatches);
   },
   vectorOf: (partition, args) => vectorOfArticle(partition, args.id, args.model),
-  exportCount(partition, args) {
-    const search = compile(partition, args);
-    if (search === FIELD_UNAVAILABLE) return { total: 0, remaining: 0, groups: [], fieldUnavailable: true };
-    return search === null ? { total: 0, remaining: 0, groups: [] } : exportCountPart(partition, search, args);
-  },
+  // Every read of an export, the count's too, maps nothing: its pages would stay in the process's memory.
+  exportCount: (partition, args) =>
+    unmapped(partition, (own): Scanned & ExportCountPart => {
+      const search = compile(own, args);
+      if (search === FIELD_UNAVAILABLE) return { total: 0, remaining: 0, groups: [], fieldUnavailable: true };
+      return search === null ? { total: 0, remaining: 0, groups: [] } : exportCountPart(own, search, args);
+    }),
   exportKeys: (partition, args) =>
     unmapped(partition, (own) => {
       const search = compile(own, args);
       return search === null || search === FIELD_UNAVAILABLE ? [] : exportKeys(own, search, args.n, args.keyset);
     }),
-  exportLines: (partition, args) => unmapped(partition, (own) => exportLines(own, args.rowids, args.view)),
+  exportLines: (partition, args) => unmapped(partition, (own) => exportLines(own, args.rowids, args.view, args.into)),
 };
 
 /** One thread's connections to the monthly indexes under `dir`, opened on first use. */

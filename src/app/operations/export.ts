@@ -39,7 +39,8 @@ export const exportOperation = defineOperation({
       preview: { rows: prepared.rows },
       async execute(meter): Promise<StreamedBody> {
         meter.took(price.max);
-        return { lines: prepared.lines(price.max, (credits) => deps.credits.refund(caller, credits, usageName(ROUTE))) };
+        const lines = prepared.lines(price.max, (credits) => deps.credits.refund(caller, credits, usageName(ROUTE)));
+        return { lines, written: (chunk) => lines.written(chunk) };
       },
     };
   },

@@ -19,7 +19,9 @@ import type { ExportRequest } from "./export-request.js";
 // lines to the count. The rows are counted before the first line, so the
 // price is exact; the lines are read from the engine a batch at a time as the
 // client takes them, so memory stays flat however large the export. The engine
-// gives each batch as encoded lines: the stream cuts, hashes and sends bytes.
+// gives each batch as encoded lines: the stream cuts, hashes and sends bytes,
+// and releases the batch once whoever writes the lines says they are written
+// (ExportStream.written), so the engine fills the same memory again.
 //
 // The cursor's tie-group rule applies: a timestamp gives its first 5,000
 // matches (by id, descending) and the rest are skipped, named in the manifest
@@ -29,6 +31,15 @@ import type { ExportRequest } from "./export-request.js";
 const BATCH = 1000;
 
 export type TieGroupCut = ExportManifest["tie_groups_cut"][number];
+
+/** An export's chunks, read once. */
+export interface ExportStream extends AsyncIterableIterator<Uint8Array> {
+  /**
+   * Says a chunk has been written out (nothing of it is left queued in the process), so the memory it is in may be
+   * filled again. Chunks never said so are left to the garbage collector.
+   */
+  written(chunk: Uint8Array): void;
+}
 
 /** A counted export, ready to stream. */
 export interface PreparedExport {
@@ -41,7 +52,7 @@ export interface PreparedExport {
    * rows the stream did not send when it ends short (a client gone, an index failing): each response pays for
    * the thousands of rows it started.
    */
-  lines(charged: number, refund: (credits: number) => Promise<void>): AsyncIterableIterator<Uint8Array>;
+  lines(charged: number, refund: (credits: number) => Promise<void>): ExportStream;
   /** Releases the walk when the stream is never read (a preview, a refusal). */
   close(): Promise<void>;
 }
@@ -85,7 +96,9 @@ export async function prepareExport(
     entityCredits: resolution?.credits ?? 0,
     lines: (charged, refund) => {
       const progress: Progress = { sent: 0, settled: false };
-      const lines = streamLines(walk, progress, {
+      // Weak: a reader that never says a chunk is written does not keep it.
+      const releases = new WeakMap<Uint8Array, () => void>();
+      const lines = streamLines(walk, progress, releases, {
         after,
         rows,
         cuts,
@@ -96,7 +109,7 @@ export async function prepareExport(
         charged,
         refund,
       });
-      return abandonable(lines, async () => {
+      return abandonable(lines, releases, async () => {
         // Abandoned before its manifest (the client went away, even before the first line): the rows never
         // started are not charged.
         await walk.close();
@@ -131,11 +144,19 @@ interface Progress {
  * The lines, and `abandon` when the reader stops early. A generator that never started skips its `finally`
  * when returned, so the reader's return is caught here instead.
  */
-function abandonable(lines: AsyncGenerator<Uint8Array>, abandon: () => Promise<void>): AsyncIterableIterator<Uint8Array> {
+function abandonable(
+  lines: AsyncGenerator<Uint8Array>,
+  releases: WeakMap<Uint8Array, () => void>,
+  abandon: () => Promise<void>,
+): ExportStream {
   let over = false;
   return {
     [Symbol.asyncIterator]() {
       return this;
+    },
+    written(chunk) {
+      releases.get(chunk)?.();
+      releases.delete(chunk);
     },
     async next() {
       const result = await lines.next();
@@ -153,7 +174,13 @@ function abandonable(lines: AsyncGenerator<Uint8Array>, abandon: () => Promise<v
   };
 }
 
-async function* streamLines(walk: ExportWalk, progress: Progress, context: StreamContext): AsyncGenerator<Uint8Array> {
+/** `releases`: each chunk yielded from a batch the engine lends, with what gives it back (ExportStream.written). */
+async function* streamLines(
+  walk: ExportWalk,
+  progress: Progress,
+  releases: WeakMap<Uint8Array, () => void>,
+  context: StreamContext,
+): AsyncGenerator<Uint8Array> {
   const { after, rows } = context;
   const hash = createHash("sha256");
   let sent = 0;
@@ -199,8 +226,9 @@ async function* streamLines(walk: ExportWalk, progress: Progress, context: Strea
         const chunk = batch.lines.bytes.subarray(0, batch.lines.ends[taken - 1]);
         hash.update(chunk);
         progress.sent = sent;
+        if (batch.release) releases.set(chunk, batch.release);
         yield chunk;
-      }
+      } else batch.release?.();
       if (more) break;
     }
     const short = failedMidway.length > 0 || sent < rows;
