@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { loadConfig, type ConfigOverrides } from "../../src/config/config.js";
+import { loadConfig, type Config, type ConfigOverrides } from "../../src/config/config.js";
 import { createContainer, type Container, type ContainerOptions } from "../../src/container.js";
 import type { PlanId } from "../../src/domain/plans.js";
 import { buildApp } from "../../src/http/app.js";
@@ -34,6 +34,8 @@ export const SAMPLE_FILES = {
 export interface TestServer {
   url: string;
   dataDir: string;
+  /** The server's configuration: which shape it is (the index, the control store) and where its parts are. */
+  config: Config;
   container: Container;
   app: FastifyInstance;
   ingest: IngestSummary;
@@ -104,6 +106,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     url,
     dataDir,
+    config,
     container,
     app,
     ingest,

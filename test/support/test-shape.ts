@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
-import type { ConfigOverrides } from "../../src/config/config.js";
+import type { Config, ConfigOverrides } from "../../src/config/config.js";
 import { openSearchClient } from "../../src/adapters/opensearch/client.js";
 import { dropPrefix, OPENSEARCH_URL } from "./opensearch.js";
 
@@ -96,4 +96,27 @@ export async function dropRun(run: string): Promise<void> {
     await admin.end();
   }
   await dropSchemas(schemas);
+}
+
+/** The environment that puts a command-line process on a server's index and control store (the same deployment). */
+export function shapeEnv(config: Config): Record<string, string> {
+  const env: Record<string, string> = { NEWSINDEX_INDEX: config.index, NEWSINDEX_CONTROL_STORE: config.controlStore };
+  if (config.opensearchUrls !== undefined) {
+    env.NEWSINDEX_OPENSEARCH_URL = config.opensearchUrls.join(",");
+    env.NEWSINDEX_OPENSEARCH_PREFIX = config.opensearchPrefix;
+  }
+  if (config.databaseUrl !== undefined) {
+    env.NEWSINDEX_DATABASE_URL = config.databaseUrl;
+    env.NEWSINDEX_DATABASE_SCHEMA = config.databaseSchema;
+  }
+  return env;
+}
+
+/**
+ * Credits for resolving one entity_id over a window that cuts into a monthly index (spec: "1 to 2"): the embedded
+ * engine checks each spelling against that index in a second query; the scaled shape's one query is bounded by the
+ * window already.
+ */
+export function cutWindowResolutionCredits(): 1 | 2 {
+  return scaledShape() ? 1 : 2;
 }
