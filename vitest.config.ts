@@ -17,6 +17,8 @@ const EMBEDDED_ONLY = [
   "test/http/semantic-graph.test.ts",
   // Pins its own OpenSearch node and runs as it is in the integration project.
   "test/http/opensearch-shape.test.ts",
+  // The embedded engine's read lanes (index reads on worker threads); the scaled shape's reads are network calls.
+  "test/http/cheap-beside-expensive.test.ts",
 ];
 export default defineConfig({
   test: {
