@@ -61,6 +61,7 @@ export class OpenSearchIndex implements IndexBackend, StoryIndex, IndexMaintenan
   readonly indices: ArticleIndices;
   private readonly reader: MonthReader;
   private readonly refreshOnWrite: boolean;
+  private closing: Promise<void> | undefined;
 
   constructor(
     private readonly client: Client,
@@ -160,7 +161,9 @@ export class OpenSearchIndex implements IndexBackend, StoryIndex, IndexMaintenan
   }
 
   /** Closes the client: the index owns it (tests sharing one client leave this to the client's owner). */
-  async close(): Promise<void> {
-    await this.client.close();
+  /** Closes once: the client's second close, after a request met it closed, would wait forever. */
+  close(): Promise<void> {
+    this.closing ??= this.client.close();
+    return this.closing;
   }
 }
