@@ -1,9 +1,25 @@
 import { defineConfig } from "vitest/config";
 import { UnfinishedReporter } from "./test/support/unfinished-reporter.js";
 
-// Two projects: `unit` (src/**: one module on real parts, seconds) and
-// `integration` (test/**: real servers, processes and the GKG sample, minutes).
-// `npm test` runs both; `npm run test:unit` the first alone.
+// Three projects: `unit` (src/**: one module on real parts, seconds),
+// `integration` (test/**: real servers, processes and the GKG sample, minutes)
+// and `scaled` (the HTTP and MCP suites again, every server on OpenSearch and
+// PostgreSQL: test/support/test-shape.ts). `npm test` runs them all;
+// `npm run test:unit` the first alone.
+
+// What only the embedded engine has, so the scaled project leaves it out (one line each: why).
+const EMBEDDED_ONLY = [
+  // Rebuilds derived fields inside old-format monthly SQLite files.
+  "test/http/derived-rebuild.test.ts",
+  // Reads monthly SQLite files written in an old format.
+  "test/http/graph-exposures-old-index.test.ts",
+  // The HNSW graph files the embedded engine writes beside its monthly SQLite files.
+  "test/http/semantic-graph.test.ts",
+  // Pins its own OpenSearch node and runs as it is in the integration project.
+  "test/http/opensearch-shape.test.ts",
+  // The embedded engine's read lanes (index reads on worker threads); the scaled shape's reads are network calls.
+  "test/http/cheap-beside-expensive.test.ts",
+];
 export default defineConfig({
   test: {
     pool: "forks",
@@ -26,6 +42,16 @@ export default defineConfig({
           include: ["test/**/*.test.ts"],
           // Ingests the sample once per distinct request, for every test server of the run (test/support/ingest-template.ts).
           globalSetup: ["test/support/global-setup.ts"],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: "scaled",
+          include: ["test/http/**/*.test.ts", "test/mcp/**/*.test.ts"],
+          exclude: EMBEDDED_ONLY,
+          env: { NEWSINDEX_TEST_SHAPE: "scaled" },
+          globalSetup: ["test/support/global-setup.ts", "test/support/scaled-global-setup.ts"],
         },
       },
     ],

@@ -1,6 +1,5 @@
-import Database from "better-sqlite3";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { controlSql } from "../support/control-sql.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 import { TestClock } from "../support/test-clock.js";
 
@@ -223,12 +222,11 @@ describe("durability", () => {
     for (let i = 0; i < 5; i++) await call("/search?q=x", key);
     const before = (await call("/account", key)).body.credits_used;
     expect(before).toBe(5);
-    // Read the file a fresh process would open.
-    const db = new Database(join(server.dataDir, "control.db"), { readonly: true });
-    const row = db
-      .prepare("SELECT credits_used FROM credit_months m JOIN tenants t ON t.id = m.tenant_id WHERE t.name = 'durable'")
-      .get() as { credits_used: number };
-    db.close();
-    expect(row.credits_used).toBe(5);
+    // Read the database a fresh process would open.
+    const [row] = await controlSql<{ credits_used: number | string }>(
+      server,
+      "SELECT credits_used FROM credit_months m JOIN tenants t ON t.id = m.tenant_id WHERE t.name = 'durable'",
+    );
+    expect(Number(row?.credits_used)).toBe(5);
   });
 });

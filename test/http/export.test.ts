@@ -9,6 +9,7 @@ import { realRows, tieGroup, writeGkgFile } from "../support/gkg-fixtures.js";
 import { CLI, ROOT } from "../support/cli-process.js";
 import { TestClock } from "../support/test-clock.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
+import { shapeEnv } from "../support/test-shape.js";
 
 // GET /export over HTTP: NDJSON lines reconciled to the /search total by a
 // manifest, resumable with resume_after, priced 1 credit per 1,000 rows
@@ -261,7 +262,7 @@ describe("newsindex export", () => {
   function cli(args: string[]): { status: number | null; stdout: string; stderr: string } {
     const result = spawnSync(process.execPath, [...CLI, "export", "--data-dir", server.dataDir, ...args], {
       cwd: ROOT,
-      env: { ...process.env, LOG_LEVEL: "silent", NEWSINDEX_EMBED_IN_SERVER: "off" },
+      env: { ...process.env, ...shapeEnv(server.config), LOG_LEVEL: "silent", NEWSINDEX_EMBED_IN_SERVER: "off" },
       encoding: "utf8",
       maxBuffer: 64 * 1024 * 1024,
     });

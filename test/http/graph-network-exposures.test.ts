@@ -3,6 +3,7 @@ import type { ArticleDetail } from "../../src/domain/article.js";
 import { expectError } from "../support/expect-error.js";
 import { CoMentions, names } from "../support/graph-brute-force.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
+import { cutWindowResolutionCredits } from "../support/test-shape.js";
 
 // GET /graph/network and GET /graph/exposures over HTTP on the real samples,
 // checked against a brute-force count over the parsed sample. joe biden is
@@ -126,7 +127,7 @@ describe("GET /graph/network", () => {
     expect(comparison.from).toBe("20200101000000");
     expect(comparison.seed.articles).toBe(sample.count(["person:joe biden"], in2020));
     expect(body.seed.articles).toBe(sample.count(["person:joe biden"], in2023));
-    expect(body.credits_charged).toBe(1 + 2 + 1 + 3);
+    expect(body.credits_charged).toBe(1 + cutWindowResolutionCredits() + 1 + 3);
     const now = (id: string) => sample.count(["person:joe biden", id], in2023);
     const before = (id: string) => sample.count(["person:joe biden", id], in2020);
     for (const c of comparison.new) {

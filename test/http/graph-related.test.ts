@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CoMentions, names } from "../support/graph-brute-force.js";
 import { expectError } from "../support/expect-error.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
+import { cutWindowResolutionCredits } from "../support/test-shape.js";
 
 // GET /graph/related over HTTP on the real samples (five files, five monthly
 // indexes), every count checked against a brute-force count over the parsed
@@ -163,9 +164,9 @@ describe("GET /graph/related credits: one per index query", () => {
     const three = await related(`entity_id=${id("person:joe biden")}&evidence=3`);
     expect(three.charged).toBe(3 + 2 * 3);
     expect(three.estimate).toEqual({ min: 2, max: 10 });
-    // A window cutting into a monthly index checks each spelling against it: 2 for the id.
+    // A window cutting into a monthly index checks each spelling against it in the embedded shape: 2 for the id.
     const windowed = await related(`entity_id=${id("person:joe biden")}&evidence=1&from=2023-07-02&to=2023-07-02`);
-    expect(windowed.charged).toBe(1 + 2 + 1 + 2);
+    expect(windowed.charged).toBe(1 + cutWindowResolutionCredits() + 1 + 2);
     expect(windowed.body.seed.articles).toBe(
       sample.count(["person:joe biden"], (a) => (a.published_at ?? "").startsWith("20230702")),
     );

@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseKeywordQuery } from "../../src/domain/keyword-query.js";
 import { createLogger } from "../../src/shared/logger.js";
+import { controlSql } from "../support/control-sql.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 
 // The security review, as tests a client or an operator would notice: no
@@ -83,8 +84,12 @@ describe("headers", () => {
 describe("keys", () => {
   it("are stored as their SHA-256 only and found by it: a key one character off is refused", async () => {
     const key = server.key;
+    // Everything the control store keeps: its files, or its PostgreSQL tables' rows.
     const files = ["control.db", "control.db-wal"].filter((name) => existsSync(join(server.dataDir, name)));
-    const control = Buffer.concat(files.map((name) => readFileSync(join(server.dataDir, name))));
+    const control =
+      server.config.controlStore === "postgres"
+        ? Buffer.from(JSON.stringify(await controlSql(server, "SELECT * FROM api_keys")))
+        : Buffer.concat(files.map((name) => readFileSync(join(server.dataDir, name))));
     expect(control.includes(Buffer.from(key))).toBe(false);
     expect(control.includes(Buffer.from(createHash("sha256").update(key).digest("hex")))).toBe(true);
     const last = key.at(-1) === "A" ? "B" : "A";

@@ -1,7 +1,6 @@
-import Database from "better-sqlite3";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { creditPeriod } from "../../src/usecases/accounts/credit-headers.js";
+import { controlSql } from "../support/control-sql.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 import { TestClock } from "../support/test-clock.js";
 import { connectClient, type Era } from "./mcp-client.js";
@@ -24,16 +23,6 @@ afterAll(async () => {
   await server?.close();
 });
 
-/** Changes the server's real control database, as an operator's tool would. */
-function controlDb<T>(change: (db: Database.Database) => T): T {
-  const db = new Database(join(server.dataDir, "control.db"));
-  try {
-    return change(db);
-  } finally {
-    db.close();
-  }
-}
-
 async function toolCall(key: string, era: Era, name: string, args: Body): Promise<{ body: Body; isError: boolean }> {
   const connected = await connectClient(server, { key, era });
   try {
@@ -49,7 +38,8 @@ async function toolCall(key: string, era: Era, name: string, args: Body): Promis
 describe.each<Era>(["2025", "modern"])("refusals as tool errors (%s era)", (era) => {
   it("reports suspension on the costly call; initialize and tools/list still succeed", async () => {
     const issued = await server.container.accounts.issueKey(`suspended-${era}`, "build");
-    controlDb((db) => db.prepare("UPDATE tenants SET suspended = 1 WHERE id = ?").run(issued.tenant.id));
+    // The server's real control database, changed as an operator's tool would.
+    await controlSql(server, "UPDATE tenants SET suspended = TRUE WHERE id = ?", [issued.tenant.id]);
 
     const { body, isError } = await toolCall(issued.key, era, "search_news", { q: "police" });
     expect(isError).toBe(true);
@@ -75,10 +65,11 @@ describe.each<Era>(["2025", "modern"])("refusals as tool errors (%s era)", (era)
 
   it("reports a spent month on a hard-capped key as insufficient_credits", async () => {
     const issued = await server.container.accounts.issueKey(`month-${era}`, "free");
-    controlDb((db) =>
-      db
-        .prepare("INSERT OR REPLACE INTO credit_months (tenant_id, period, credits_used) VALUES (?, ?, 1000)")
-        .run(issued.tenant.id, creditPeriod(clock.now())),
+    await controlSql(
+      server,
+      "INSERT INTO credit_months (tenant_id, period, credits_used) VALUES (?, ?, 1000) " +
+        "ON CONFLICT (tenant_id, period) DO UPDATE SET credits_used = excluded.credits_used",
+      [issued.tenant.id, creditPeriod(clock.now())],
     );
     const { body, isError } = await toolCall(issued.key, era, "search_news", { q: "police" });
     expect(isError).toBe(true);

@@ -1,12 +1,11 @@
 import { ProtocolError } from "@modelcontextprotocol/client";
 import { Type } from "@sinclair/typebox";
-import Database from "better-sqlite3";
-import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { priceOf } from "../../src/domain/pricing.js";
 import { defineOperation, toolOperations } from "../../src/app/operation.js";
 import { OPERATIONS } from "../../src/app/registry.js";
 import { jsonBody, STORY_QUERY } from "../../src/schemas/params.js";
+import { controlSql } from "../support/control-sql.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 import { connectClient, type Connected } from "./mcp-client.js";
 
@@ -184,9 +183,7 @@ describe("an endpoint declared once", () => {
 
   it("still checks suspension before a malformed MCP argument (spec section 5, rule 3)", async () => {
     const issued = await server.container.accounts.issueKey("suspended-signals", "build");
-    const db = new Database(join(server.dataDir, "control.db"));
-    db.prepare("UPDATE tenants SET suspended = 1 WHERE id = ?").run(issued.tenant.id);
-    db.close();
+    await controlSql(server, "UPDATE tenants SET suspended = TRUE WHERE id = ?", [issued.tenant.id]);
     const suspended = await connectClient(server, { key: issued.key });
     const result = await suspended.client.callTool({ name: "echo_signals", arguments: { signals: "tone:1" } });
     expect(result.isError).toBe(true);

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { FastifyInstance } from "fastify";
-import { loadConfig, type ConfigOverrides } from "../../src/config/config.js";
+import { loadConfig, type Config, type ConfigOverrides } from "../../src/config/config.js";
 import { createContainer, type Container, type ContainerOptions } from "../../src/container.js";
 import type { PlanId } from "../../src/domain/plans.js";
 import { buildApp } from "../../src/http/app.js";
@@ -16,6 +16,7 @@ import type { IngestSummary } from "../../src/usecases/ingest/ingest-service.js"
 import { systemClock, type Clock } from "../../src/shared/clock.js";
 import { createLogger, type Logger } from "../../src/shared/logger.js";
 import { fillFromTemplate, isEmptyDir, templateRoot } from "./ingest-template.js";
+import { scaledResources, scaledShape } from "./test-shape.js";
 
 // A real server on loopback: a temporary data dir, the real GKG sample
 // ingested through the real pipeline (once per run for a given request, then
@@ -33,6 +34,8 @@ export const SAMPLE_FILES = {
 export interface TestServer {
   url: string;
   dataDir: string;
+  /** The server's configuration: which shape it is (the index, the control store) and where its parts are. */
+  config: Config;
   container: Container;
   app: FastifyInstance;
   ingest: IngestSummary;
@@ -64,7 +67,9 @@ export interface TestServerOptions {
 
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), "newsindex-test-"));
-  const config = loadConfig({}, { ...options.config, dataDir, port: 0, host: "127.0.0.1", logLevel: "silent" });
+  // The scaled run: OpenSearch and PostgreSQL of the server's own, for what the test did not pin (test-shape.ts).
+  const scaled = scaledShape() ? scaledResources(dataDir, options.config ?? {}) : undefined;
+  const config = loadConfig({}, { ...scaled?.config, ...options.config, dataDir, port: 0, host: "127.0.0.1", logLevel: "silent" });
   const files = options.files ?? Object.values(SAMPLE_FILES);
   const root = templateRoot();
   // A copy of the run's template is what this ingest would write, when the data dir starts empty (see ingest-template.ts).
@@ -101,6 +106,7 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   return {
     url,
     dataDir,
+    config,
     container,
     app,
     ingest,
@@ -112,7 +118,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
     async close() {
       await closeApp(app, 1_000);
       await container.close();
-      if (options.dataDir === undefined) rmSync(dataDir, { recursive: true, force: true });
+      // A data dir the test keeps is served again (a restart) on the same index and schema; the run's teardown drops them.
+      if (options.dataDir === undefined) {
+        rmSync(dataDir, { recursive: true, force: true });
+        await scaled?.drop();
+      }
     },
   };
 }

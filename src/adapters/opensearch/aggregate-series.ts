@@ -10,7 +10,11 @@ import type { Aggregations } from "./search-request.js";
 // the earliest and latest match, distinct stories and publishers as
 // `cardinality` (a HyperLogLog++ sketch: counts at or above its precision
 // threshold are estimates, and the row says so), and per signal the mean and
-// the percentile (a t-digest estimate) of the matches carrying it.
+// the nearest-rank percentile of the matches carrying it. The percentile is
+// exact, as the docs promise in both shapes: each shard sends the bucket's
+// intensities and the reduce picks the value at the rank
+// (domain/aggregate/percentile-rank.ts), where the node's `percentiles`
+// (a t-digest) would interpolate between values.
 
 /** Distinct values below this are counted exactly (the sketch keeps every hash until then). */
 export const CARDINALITY_PRECISION = 3000;
@@ -23,8 +27,22 @@ interface Metric {
 interface SignalAggregate {
   doc_count: number;
   mean: Metric;
-  rank: { values: Record<string, number | null> };
+  rank: { value: number | null };
 }
+
+/** nearestRankOf in Painless: the smallest value with at least `p` percent of the values at or below it. */
+const NEAREST_RANK = {
+  init_script: "state.values = new ArrayList()",
+  map_script: "state.values.add(doc[params.field].value)",
+  combine_script: "return state.values",
+  reduce_script: `
+    List all = new ArrayList();
+    for (s in states) { if (s != null) { all.addAll(s); } }
+    if (all.isEmpty()) { return null; }
+    Collections.sort(all);
+    int rank = (int) Math.max(1, Math.ceil(params.percentile * all.size() / 100.0 - 1e-9));
+    return all.get(rank - 1);`,
+};
 
 type Bucket = { key?: number; doc_count: number } & Record<string, unknown>;
 
@@ -41,7 +59,9 @@ function bucketMetrics(query: AggregateQuery): Aggregations {
       filter: { range: { [path]: { gt: 0 } } },
       aggs: {
         mean: { avg: { field: path } },
-        rank: { percentiles: { field: path, percents: [query.signals?.percentile ?? 50] } },
+        rank: {
+          scripted_metric: { ...NEAREST_RANK, params: { field: path, percentile: query.signals?.percentile ?? 50 } },
+        },
       },
     };
   }
@@ -92,8 +112,7 @@ function toRow(bucket: Bucket, query: AggregateQuery): AggregateRow {
     for (const name of query.signals.names) {
       const s = bucket[`signal_${name}`] as SignalAggregate | undefined;
       if (!s || s.doc_count === 0 || s.mean.value === null) continue;
-      const percentile = Object.values(s.rank.values)[0];
-      signals[name as SignalName] = { mean: s.mean.value, percentile: percentile ?? s.mean.value, articles: s.doc_count };
+      signals[name as SignalName] = { mean: s.mean.value, percentile: s.rank.value ?? s.mean.value, articles: s.doc_count };
     }
     row.signals = signals;
   }

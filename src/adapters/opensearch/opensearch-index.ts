@@ -65,6 +65,7 @@ export class OpenSearchIndex implements IndexBackend, StoryIndex, IndexMaintenan
   /** The bulk load under way, if any, and how many loads share it (bulkLoad). */
   private load: BulkLoad | undefined;
   private loads = 0;
+  private closing: Promise<void> | undefined;
 
   constructor(
     private readonly client: Client,
@@ -186,7 +187,9 @@ export class OpenSearchIndex implements IndexBackend, StoryIndex, IndexMaintenan
   }
 
   /** Closes the client: the index owns it (tests sharing one client leave this to the client's owner). */
-  async close(): Promise<void> {
-    await this.client.close();
+  /** Closes once: the client's second close, after a request met it closed, would wait forever. */
+  close(): Promise<void> {
+    this.closing ??= this.client.close();
+    return this.closing;
   }
 }

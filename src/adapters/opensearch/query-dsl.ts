@@ -95,16 +95,26 @@ export function filterClauses(filters: ArticleFilters): Query[] {
   return clauses;
 }
 
+/** Degrees a box's edges move out, past the node's rounding of stored points (see areaQuery). */
+const EDGE = 1e-7;
+
 function areaQuery(area: GeoArea): Query {
   if (area.kind === "near") {
     return {
       geo_distance: { distance: `${area.radius_km}km`, "indexed.places": { lat: area.latitude, lon: area.longitude } },
     };
   }
-  // A west edge east of the east edge crosses the antimeridian; geo_bounding_box reads it so.
+  // A west edge east of the east edge crosses the antimeridian; geo_bounding_box reads it so. The node stores a point
+  // to about 4e-8 degrees, rounded down, and rounds the box's south and west edges up: a city exactly on an edge
+  // (the box holds its edges) would fall outside, so each edge moves out by EDGE (about a centimetre).
+  const lat = (value: number, out: number) => Math.max(-90, Math.min(90, value + out));
+  const lon = (value: number, out: number) => Math.max(-180, Math.min(180, value + out));
   return {
     geo_bounding_box: {
-      "indexed.places": { top_left: { lat: area.north, lon: area.west }, bottom_right: { lat: area.south, lon: area.east } },
+      "indexed.places": {
+        top_left: { lat: lat(area.north, EDGE), lon: lon(area.west, -EDGE) },
+        bottom_right: { lat: lat(area.south, -EDGE), lon: lon(area.east, EDGE) },
+      },
     },
   };
 }

@@ -50,6 +50,7 @@ export class PostgresControlStore implements ControlStore {
   private readonly s: string;
   /** Tables are created on first use, so the store can be built synchronously in the composition root. */
   private readonly ready: Promise<void>;
+  private closing: Promise<void> | undefined;
   private readonly url: string;
   private readonly holder = `replica-${randomUUID()}`;
   /**
@@ -426,7 +427,13 @@ export class PostgresControlStore implements ControlStore {
     });
   }
 
-  async close(): Promise<void> {
+  /** Closes once: a second call (a shutdown after a failed one) waits for the first, never ends a closed client again. */
+  close(): Promise<void> {
+    this.closing ??= this.shutdown();
+    return this.closing;
+  }
+
+  private async shutdown(): Promise<void> {
     await this.ready.catch(() => undefined);
     const liveness = await this.liveness?.catch(() => undefined);
     await liveness?.end();
