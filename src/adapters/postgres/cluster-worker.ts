@@ -1,14 +1,12 @@
-import type { StoryFeatures } from "../../domain/stories/story-features.js";
 import { StoryClusterer } from "../../usecases/stories/story-clusterer.js";
 import { serveRequests, threadData } from "../threads/worker-rpc.js";
 import { PostgresStoryStore } from "./story-store.js";
+import type { ClusterRequest } from "../threads/clustering-thread.js";
 
 // The story clustering thread's side (cluster-thread.ts): its own connection to
 // the PostgreSQL clustering state and a StoryClusterer over it, clustering each
 // batch in the order sent, with the same code as the ingest thread, so the
 // stories are the same.
-
-export type ClusterRequest = { kind: "cluster"; batch: readonly StoryFeatures[] } | { kind: "close" };
 
 export interface ClusterThreadData {
   url: string;
