@@ -226,7 +226,11 @@ function createIndex(config: Config): IndexEngine {
       // loadConfig refuses opensearch without a URL; this only narrows the type.
       if (config.opensearchUrls === undefined) throw new Error("NEWSINDEX_INDEX=opensearch without NEWSINDEX_OPENSEARCH_URL");
       const client = openSearchClient({ urls: config.opensearchUrls });
-      const index = new OpenSearchIndex(client, { prefix: config.opensearchPrefix });
+      const index = new OpenSearchIndex(client, {
+        prefix: config.opensearchPrefix,
+        shards: config.opensearchShards,
+        replicas: config.opensearchReplicas,
+      });
       return {
         index,
         stories: index,

@@ -63,6 +63,9 @@ export class PostgresControlStore implements ControlStore {
   constructor(url: string, schema = "newsindex") {
     if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
     this.pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle connection the server closed (a restart, a failover) is dropped by the pool and replaced on the next
+    // call; unlistened, its error event would end the process instead.
+    this.pool.on("error", () => undefined);
     this.url = url;
     this.s = schema;
     this.ready = this.migrate();
@@ -435,15 +438,26 @@ export class PostgresControlStore implements ControlStore {
 
   /** This process's liveness lock, taken once. */
   private alive(): Promise<pg.Client> {
-    this.liveness ??= (async () => {
+    const liveness = (this.liveness ??= (async () => {
       const client = new pg.Client({ connectionString: this.url });
-      // A dropped connection loses the lock; settling a hold released meanwhile still charges it once.
-      client.on("error", () => undefined);
-      await client.connect();
-      await client.query(`SELECT pg_advisory_lock(${HOLDER_LOCK})`, [this.holder]);
+      // A dropped connection loses the lock; settling a hold released meanwhile still charges it once. The lock is
+      // taken again by the next hold (after a server restart), and a failed attempt is not kept.
+      const forget = (): void => {
+        if (this.liveness === liveness) this.liveness = undefined;
+      };
+      client.on("error", forget);
+      client.on("end", forget);
+      try {
+        await client.connect();
+        await client.query(`SELECT pg_advisory_lock(${HOLDER_LOCK})`, [this.holder]);
+      } catch (error) {
+        forget();
+        await client.end().catch(() => undefined);
+        throw error;
+      }
       return client;
-    })();
-    return this.liveness;
+    })());
+    return liveness;
   }
 
   /** Gives `credits` back to the month and the minute bucket (a negative amount charges them); the counters after. */
