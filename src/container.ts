@@ -6,6 +6,7 @@ import { PublisherCountryLookup } from "./adapters/gdelt/publisher-country.js";
 import { openSearchClient } from "./adapters/opensearch/client.js";
 import { OpenSearchEmbeddingStage } from "./adapters/opensearch/embedding-stage.js";
 import { OpenSearchIndex } from "./adapters/opensearch/opensearch-index.js";
+import { OpenSearchIndexLifecycle } from "./adapters/opensearch/index-lifecycle.js";
 import { PostgresControlStore } from "./adapters/postgres/control-store.js";
 import { SqliteControlStore } from "./adapters/sqlite/control-store.js";
 import { LazyEmbedder } from "./adapters/onnx/lazy-embedder.js";
@@ -24,6 +25,7 @@ import type { SlotKind } from "./domain/feed-slots.js";
 import { FeedFollower } from "./usecases/feed/feed-follower.js";
 import type { IndexBackend } from "./ports/index-backend.js";
 import type { IndexMaintenance } from "./ports/index-maintenance.js";
+import type { IndexLifecycle } from "./ports/index-lifecycle.js";
 import type { StoryIndex } from "./ports/story-index.js";
 import { AccountService } from "./usecases/accounts/account-service.js";
 import { CreditService } from "./usecases/accounts/credit-service.js";
@@ -59,6 +61,8 @@ export interface Container extends OperationDeps {
   watchJobs: WatchJobs | undefined;
   /** `newsindex reindex`: derived fields for monthly indexes built without them. */
   derived: IndexMaintenance;
+  /** `newsindex indices ...`: months ahead, retention, snapshots; undefined in the embedded shape. */
+  lifecycle: IndexLifecycle | undefined;
   /**
    * The embedding stage (vectors for what ingest wrote), built on first use; `indexThreads`: native threads a
    * nearest-neighbour build may use (the backfill command gives it the machine), fixed by the first call.
@@ -114,6 +118,7 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
     index,
     stories: engine.stories,
     derived: engine.derived,
+    lifecycle: engine.lifecycle,
     accounts,
     credits,
     clock,
@@ -196,6 +201,7 @@ interface IndexEngine {
   index: IndexBackend;
   stories: StoryIndex;
   derived: IndexMaintenance;
+  lifecycle: IndexLifecycle | undefined;
   /** The embedding stage writing vectors into this index; `indexThreads`: native threads a graph build may use. */
   embeddingStage(model: string, modelDir: string, indexThreads: number | undefined): EmbeddingStage;
 }
@@ -211,6 +217,7 @@ function createIndex(config: Config): IndexEngine {
         index,
         stories: index,
         derived: index,
+        lifecycle: undefined,
         embeddingStage: (model, modelDir, indexThreads) =>
           new SqliteEmbeddingStage(
             model,
@@ -235,6 +242,7 @@ function createIndex(config: Config): IndexEngine {
         index,
         stories: index,
         derived: index,
+        lifecycle: new OpenSearchIndexLifecycle(client, index.names, index.indices),
         // The node builds its vector graphs as vectors are written: no native threads to give.
         embeddingStage: (_model, modelDir) => new OpenSearchEmbeddingStage(client, index.indices, new LazyEmbedder(modelDir)),
       };

@@ -75,7 +75,10 @@ export class PostgresControlStore implements ControlStore {
 
   private async migrate(): Promise<void> {
     const s = this.s;
+    // One query string runs as one transaction: replicas starting together would race on CREATE ... IF NOT EXISTS
+    // (a unique violation in the catalog), so each takes the migration lock first and one migrates at a time.
     await this.pool.query(`
+      SELECT pg_advisory_xact_lock(hashtext('${s}.control'));
       CREATE SCHEMA IF NOT EXISTS ${s};
       CREATE TABLE IF NOT EXISTS ${s}.tenants (
         id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, plan TEXT NOT NULL,
