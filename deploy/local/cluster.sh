@@ -8,6 +8,7 @@
 #   deploy/local/cluster.sh pids               one `api <pid>`, `opensearch <pid>`, `postgres <pid>`, `haproxy <pid>` line per process
 #   deploy/local/cluster.sh status             cluster health, each replica's readiness, the balancer's view
 #   deploy/local/cluster.sh start api|opensearch N   (re)start one replica or node after a fault
+#   deploy/local/cluster.sh key NAME           another archive-plan tenant NAME: prints `KEY <api key>`
 #   deploy/local/cluster.sh down               stop everything it started (data stays in the cluster directory)
 #
 # Settings (environment): NEWSINDEX_CLUSTER_DIR (/var/tmp/newsindex-cluster; must be reachable by user `os`),
@@ -172,6 +173,11 @@ start_haproxy() {
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy >/dev/null
   }
   if pid_alive "$(read_pid "$BASE/haproxy.pid")"; then return; fi
+  # When no replica can answer (all unready, or a call the balancer gave up on), the client still gets the API's
+  # contract: 503 upstream_unavailable with its JSON body, not the balancer's own page.
+  local body='{"error":"Upstream unavailable","code":"upstream_unavailable","detail":"No API replica could answer the call. Nothing was charged; this is not a statement about the index. Retry with backoff."}'
+  printf 'HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json; charset=utf-8\r\nretry-after: 5\r\ncache-control: no-store\r\ncontent-length: %d\r\nconnection: close\r\n\r\n%s' \
+    "${#body}" "$body" >"$BASE/upstream-unavailable.http"
   {
     cat <<EOF
 global
@@ -192,6 +198,9 @@ defaults
   option httpchk GET /ready
   http-check expect status 200
   default-server inter 1s fall 2 rise 2
+  errorfile 502 $BASE/upstream-unavailable.http
+  errorfile 503 $BASE/upstream-unavailable.http
+  errorfile 504 $BASE/upstream-unavailable.http
 
 frontend api
   bind 127.0.0.1:$LB_PORT
@@ -227,13 +236,21 @@ cmd_up() {
   for i in "${NODES[@]}"; do start_api "$i"; done
   for i in "${NODES[@]}"; do wait_ready "$i"; done
   start_haproxy
-  if [ ! -f "$BASE/key" ]; then
-    (cluster_env; newsindex keys create --tenant local --plan archive --json) >"$BASE/key.json"
-    node -e 'process.stdout.write(JSON.parse(require("fs").readFileSync(process.argv[1], "utf8")).key)' "$BASE/key.json" >"$BASE/key"
-    chmod 600 "$BASE/key" "$BASE/key.json"
-  fi
+  [ -f "$BASE/key" ] || new_key local >"$BASE/key"
+  chmod 600 "$BASE/key"
   echo "API http://127.0.0.1:$LB_PORT"
   echo "KEY $(cat "$BASE/key")"
+}
+
+# A new archive-plan tenant NAME and its key (printed).
+new_key() {
+  (cluster_env; newsindex keys create --tenant "$1" --plan archive --json) |
+    node -e 'let s="";process.stdin.on("data",(d)=>s+=d).on("end",()=>process.stdout.write(JSON.parse(s).key))'
+}
+
+cmd_key() {
+  [ -n "${1:-}" ] || { log "key needs a tenant NAME"; exit 2; }
+  echo "KEY $(new_key "$1")"
 }
 
 cmd_ingest() {
@@ -311,5 +328,6 @@ case "${1:-}" in
   status) cmd_status ;;
   down) cmd_down ;;
   start) shift; cmd_start "$@" ;;
-  *) sed -n '2,18p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  key) shift; cmd_key "$@" ;;
+  *) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

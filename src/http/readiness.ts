@@ -33,7 +33,9 @@ export interface ReadinessReport {
 
 export async function readiness(options: ReadinessOptions): Promise<ReadinessReport> {
   const timeoutMs = options.timeoutMs ?? PROBE_TIMEOUT_MS;
-  const results = await Promise.all(options.checks.map(async (check) => [check.name, await probeWithin(check, timeoutMs)] as const));
+  const results = await Promise.all(
+    options.checks.map(async (check) => [check.name, await probeWithin(check, timeoutMs)] as const),
+  );
   const draining = options.draining();
   return {
     ready: !draining && results.every(([, state]) => state === "ok"),

@@ -24,7 +24,11 @@ const UNREACHABLE_CODES = new Set([
 ]);
 
 /** node-postgres reports a connection lost under a query by message only. */
-const UNREACHABLE_MESSAGES = [/^Connection terminated/, /connection error and is not queryable/, /^timeout exceeded when trying to connect/];
+const UNREACHABLE_MESSAGES = [
+  /^Connection terminated/,
+  /connection error and is not queryable/,
+  /^timeout exceeded when trying to connect/,
+];
 
 /** Seconds a client should wait: a restart or failover takes a few. */
 export const STORE_UNREACHABLE_RETRY_SECS = 5;
