@@ -22,9 +22,9 @@ const SHUTDOWN_GRACE_MS = 10_000;
 
 /**
  * On SIGTERM, how long readiness fails before the API stops taking connections: a load balancer checking every
- * second sees it (two failed checks) and stops sending calls, so none arrives at a closing listener.
+ * 2 s sees it (three failed checks) and stops sending calls, so none arrives at a closing listener.
  */
-const DRAIN_NOTICE_MS = 3_000;
+const DRAIN_NOTICE_MS = 7_000;
 
 /** How often a running server looks for credit holds a crashed replica left on the shared store. */
 const ABANDONED_HOLDS_EVERY_MS = 60_000;

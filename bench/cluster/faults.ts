@@ -7,7 +7,8 @@
 //
 //   npm run bench:cluster            (starts the cluster if needed, ingests the bundled sample when it is empty)
 //   node --import tsx bench/cluster/faults.ts --report bench/CLUSTER-RESULTS.md
-import { execFileSync } from "node:child_process";
+import { execFile, execFileSync } from "node:child_process";
+import { promisify } from "node:util";
 import { appendFileSync, readFileSync, readdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
@@ -47,6 +48,15 @@ function cluster(...argv: string[]): string {
 
 let replicaEnv: Record<string, string> = {};
 
+/** The same, without blocking the event loop: the clients keep calling while a replica or node starts again. */
+async function clusterAsync(...argv: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)("bash", [CLUSTER, ...argv], {
+    encoding: "utf8",
+    env: { ...process.env, ...replicaEnv },
+  });
+  return stdout;
+}
+
 function pids(kind: string): number[] {
   return cluster("pids")
     .split("\n")
@@ -76,7 +86,7 @@ async function mixed(key: string, ids: readonly string[], i: number): Promise<vo
     `/top-headlines?limit=10`,
     `/stories?q=${word}&limit=5`,
     `/doc/${encodeURIComponent(id)}`,
-    `/search?q=${word}&facets=source_country&limit=5`,
+    `/search?q=${word}&facets=publisher_country&limit=5`,
     `/account`,
   ];
   const path = paths[i % paths.length] ?? "/account";
@@ -145,10 +155,13 @@ async function main(): Promise<void> {
     NEWSINDEX_WEBHOOK_TEST_HOST: "localhost",
     NEWSINDEX_WEBHOOK_TEST_CA_FILE: receiver.caFile,
     NEWSINDEX_CLUSTER_EMBED: "off",
+    // The replicas live just after the sample's newest file, so the watches' first runs find its stories.
+    NEWSINDEX_CLUSTER_NOW: "20230702160000",
   };
   // Replicas start again with this run's settings (the feed, the poll interval, the receiver's certificate).
   for (const pid of pids("api")) process.kill(pid, "SIGTERM");
-  await sleep(6000);
+  // A replica drains for 7 s before it closes.
+  while (pids("api").length > 0) await sleep(1000);
   const up = cluster("up");
   const key = /^KEY (\S+)$/m.exec(up)?.[1];
   if (key === undefined) throw new Error(`cluster.sh up printed no key:\n${up}`);
@@ -216,7 +229,7 @@ async function main(): Promise<void> {
   );
   await sleep(5_000);
   phase = "api-restart";
-  if (lead !== undefined) cluster("start", "api", String(lead));
+  if (lead !== undefined) await clusterAsync("start", "api", String(lead));
   log(`api r${lead} back`);
 
   // 2. kill -9 one OpenSearch node; every sampled article must still be found.
@@ -225,30 +238,39 @@ async function main(): Promise<void> {
   if (node !== undefined) process.kill(node, "SIGKILL");
   log(`killed opensearch pid ${node}`);
   await sleep(3_000);
+  // A 503 tells the client to retry (spec section 7): an article counts as found when a retry within 3 tries finds it.
   let found = 0;
+  let foundFirst = 0;
   const missing: string[] = [];
   for (const id of sample) {
-    const res = await call(key, `/doc/${encodeURIComponent(id)}`);
-    tally.charged += Number(res.headers["x-credits-charged"] ?? 0);
-    if (res.status === 200) found++;
-    else missing.push(`${id}: ${res.status}`);
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const res = await call(key, `/doc/${encodeURIComponent(id)}`);
+      tally.charged += Number(res.headers["x-credits-charged"] ?? 0);
+      if (res.status === 200) {
+        found++;
+        if (attempt === 1) foundFirst++;
+        break;
+      }
+      if (attempt === 3) missing.push(`${id}: ${res.status} ${res.text.slice(0, 80)}`);
+      else await sleep(1000);
+    }
   }
   results.push(
-    `articles found with one OpenSearch node down: ${found} of ${sample.length}${missing.length ? ` (missing: ${missing.slice(0, 5).join("; ")})` : ""}`,
+    `articles found with one OpenSearch node down: ${found} of ${sample.length} (${foundFirst} at the first try, the rest on a retry after a 503)${missing.length ? ` (missing: ${missing.slice(0, 5).join("; ")})` : ""}`,
   );
   phase = "node-restart";
-  cluster("start", "opensearch", "3");
+  await clusterAsync("start", "opensearch", "3");
   log("opensearch n3 back");
 
   // 3. PostgreSQL restarted under load: 503 while down, answers again after, no replica restarted.
   phase = "postgres-down";
   const pgBin = execFileSync("bash", ["-c", "ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1"], { encoding: "utf8" }).trim();
   const pgData = join(BASE, "postgres/data");
-  execFileSync("runuser", ["-u", "os", "--", `${pgBin}/pg_ctl`, "-D", pgData, "-m", "fast", "-w", "stop"]);
+  await promisify(execFile)("runuser", ["-u", "os", "--", `${pgBin}/pg_ctl`, "-D", pgData, "-m", "fast", "-w", "stop"]);
   const downAt = Date.now();
   log("postgres stopped");
   await sleep(8_000);
-  execFileSync("runuser", [
+  await promisify(execFile)("runuser", [
     "-u",
     "os",
     "--",

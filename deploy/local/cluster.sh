@@ -14,7 +14,8 @@
 # Settings (environment): NEWSINDEX_CLUSTER_DIR (/var/tmp/newsindex-cluster; must be reachable by user `os`),
 # NEWSINDEX_CLUSTER_PORT (8088), NEWSINDEX_CLUSTER_DATABASE_URL (unset: a PostgreSQL of its own on 127.0.0.1:15432),
 # NEWSINDEX_CLUSTER_FEED (the feed replicas follow; unset: GDELT's; off: none), NEWSINDEX_CLUSTER_EMBED (on|off,
-# embedding after ingest), NEWSINDEX_OPENSEARCH_SHARDS (3), NEWSINDEX_FOLLOW_POLL_SECONDS (60), HEAP (384m).
+# embedding after ingest), NEWSINDEX_CLUSTER_NOW (a replay clock, YYYYMMDDHHMMSS), NEWSINDEX_OPENSEARCH_SHARDS (3),
+# NEWSINDEX_FOLLOW_POLL_SECONDS (60), HEAP (384m).
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BASE=${NEWSINDEX_CLUSTER_DIR:-/var/tmp/newsindex-cluster}
@@ -129,6 +130,8 @@ start_api() {
   local i=$1 dir="$BASE/api/r$1" feed=()
   if pid_alive "$(read_pid "$dir/pid")"; then log "api r$i already runs"; return; fi
   mkdir -p "$dir"
+  # A replay clock (`serve --now`): the replicas behave as of that UTC instant, e.g. just after a sample's files.
+  [ -z "${NEWSINDEX_CLUSTER_NOW:-}" ] || feed+=(--now "$NEWSINDEX_CLUSTER_NOW")
   case "${NEWSINDEX_CLUSTER_FEED:-}" in
     off) ;;
     "") feed=(--follow) ;;
@@ -197,7 +200,9 @@ defaults
   retry-on conn-failure empty-response response-timeout
   option httpchk GET /ready
   http-check expect status 200
-  default-server inter 1s fall 2 rise 2
+  # A replica is taken out after 3 failed checks 2 s apart (each may take 6 s: a loaded replica is slow, not gone).
+  timeout check 6s
+  default-server inter 2s fall 3 rise 2
   errorfile 502 $BASE/upstream-unavailable.http
   errorfile 503 $BASE/upstream-unavailable.http
   errorfile 504 $BASE/upstream-unavailable.http
@@ -329,5 +334,5 @@ case "${1:-}" in
   down) cmd_down ;;
   start) shift; cmd_start "$@" ;;
   key) shift; cmd_key "$@" ;;
-  *) sed -n '2,19p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+  *) sed -n '2,20p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac

@@ -21,8 +21,11 @@ export interface ReadinessOptions {
   timeoutMs?: number;
 }
 
-/** Slower than this is down: a balancer's check interval is about a second. */
-const PROBE_TIMEOUT_MS = 2000;
+/**
+ * Slower than this is down. Generous: a replica on a loaded machine answers slowly but answers, and taking every
+ * replica out of the balancer for slowness would refuse all calls instead of some.
+ */
+const PROBE_TIMEOUT_MS = 5000;
 
 export interface ReadinessReport {
   ready: boolean;
