@@ -259,8 +259,17 @@ async function main(): Promise<void> {
     `articles found with one OpenSearch node down: ${found} of ${sample.length} (${foundFirst} at the first try, the rest on a retry after a 503)${missing.length ? ` (missing: ${missing.slice(0, 5).join("; ")})` : ""}`,
   );
   phase = "node-restart";
-  await clusterAsync("start", "opensearch", "3");
-  log("opensearch n3 back");
+  // Started again in the background: on a loaded 2-core machine a node takes minutes to join, and PostgreSQL is
+  // restarted meanwhile (the cluster carries on with two nodes).
+  let nodeBack = false;
+  const nodeStart = clusterAsync("start", "opensearch", "3").then(
+    () => {
+      nodeBack = true;
+      log("opensearch n3 back");
+    },
+    (error: unknown) =>
+      log(`opensearch n3 not back yet: ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`),
+  );
 
   // 3. PostgreSQL restarted under load: 503 while down, answers again after, no replica restarted.
   phase = "postgres-down";
@@ -324,8 +333,9 @@ async function main(): Promise<void> {
   results.push(
     `answers outside the contract: ${tally.outside.length}${tally.outside.length ? `\n    ${tally.outside.slice(0, 10).join("\n    ")}` : ""}`,
   );
-  results.push(`replicas alive at the end: ${apiAlive} of 3`);
+  results.push(`replicas alive at the end: ${apiAlive} of 3; OpenSearch node n3 back before the end: ${nodeBack}`);
   await receiver.close();
+  void nodeStart;
 
   const load = loadavg()
     .map((l) => l.toFixed(2))
