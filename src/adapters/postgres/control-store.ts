@@ -66,6 +66,9 @@ export class PostgresControlStore implements ControlStore {
     // An idle connection the server closed (a restart, a failover) is dropped by the pool and replaced on the next
     // call; unlistened, its error event would end the process instead.
     this.pool.on("error", () => undefined);
+    // The same for a connection checked out between two queries (a transaction awaiting other work): its next query
+    // fails instead (503 to the caller) and the pool discards it on release.
+    this.pool.on("connect", (client) => client.on("error", () => undefined));
     this.url = url;
     this.s = schema;
     this.ready = this.migrate();
