@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Makes sure an OpenSearch node answers on 127.0.0.1:${NEWSINDEX_OPENSEARCH_PORT:-19200} for the tests of the
 # scaled shape: a single node (OpenSearch 3.5 with the k-NN plugin, 512 MB heap) assembled from Maven Central by
-# the shared recipe, running as a non-root user, its distribution and data under .opensearch/ (not committed).
+# deploy/opensearch/ (assembled once, then reused), running as a non-root user, its distribution and data under
+# .opensearch/ (not committed).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PORT=${NEWSINDEX_OPENSEARCH_PORT:-19200}
 BASE=${NEWSINDEX_OPENSEARCH_BASE:-$PWD/.opensearch}
-RECIPE=${NEWSINDEX_OPENSEARCH_UP:-../shared/opensearch/opensearch-up.sh}
+RECIPE=${NEWSINDEX_OPENSEARCH_UP:-deploy/opensearch/opensearch-up.sh}
 
 ready() { curl -s "127.0.0.1:$PORT/_cluster/health" | grep -q '"status":"\(green\|yellow\)"'; }
 
@@ -16,15 +17,7 @@ if ready; then
   exit 0
 fi
 [ -f "$RECIPE" ] || { echo "no OpenSearch recipe at $RECIPE (set NEWSINDEX_OPENSEARCH_UP)" >&2; exit 1; }
-# The recipe fetches the artifacts with Maven and unpacks them with unzip.
-missing=()
-command -v mvn >/dev/null 2>&1 || missing+=(maven)
-command -v unzip >/dev/null 2>&1 || missing+=(unzip)
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing ${missing[*]} from Debian's packages"
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
-fi
+# deploy/opensearch/assemble.sh installs Maven and unzip when missing, to fetch and unpack the artifacts.
 # The node runs as the system user `os` (OpenSearch refuses root): it must reach BASE through every parent
 # directory. A checkout under a private directory (mode 700) cannot be reached; the node then lives outside it.
 id os >/dev/null 2>&1 || useradd -r -m -s /bin/bash os

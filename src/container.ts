@@ -6,6 +6,7 @@ import { PublisherCountryLookup } from "./adapters/gdelt/publisher-country.js";
 import { openSearchClient } from "./adapters/opensearch/client.js";
 import { OpenSearchEmbeddingStage } from "./adapters/opensearch/embedding-stage.js";
 import { OpenSearchIndex } from "./adapters/opensearch/opensearch-index.js";
+import { OpenSearchIndexLifecycle } from "./adapters/opensearch/index-lifecycle.js";
 import { PostgresControlStore } from "./adapters/postgres/control-store.js";
 import { PostgresStoryStore } from "./adapters/postgres/story-store.js";
 import { PostgresClusteringThread } from "./adapters/postgres/cluster-thread.js";
@@ -26,6 +27,7 @@ import type { SlotKind } from "./domain/feed-slots.js";
 import { FeedFollower } from "./usecases/feed/feed-follower.js";
 import type { IndexBackend } from "./ports/index-backend.js";
 import type { IndexMaintenance } from "./ports/index-maintenance.js";
+import type { IndexLifecycle } from "./ports/index-lifecycle.js";
 import type { StoryIndex } from "./ports/story-index.js";
 import type { StoryStore } from "./ports/story-store.js";
 import { AccountService } from "./usecases/accounts/account-service.js";
@@ -63,6 +65,8 @@ export interface Container extends OperationDeps {
   watchJobs: WatchJobs | undefined;
   /** `newsindex reindex`: derived fields for monthly indexes built without them. */
   derived: IndexMaintenance;
+  /** `newsindex indices ...`: months ahead, retention, snapshots; undefined in the embedded shape. */
+  lifecycle: IndexLifecycle | undefined;
   /**
    * The embedding stage (vectors for what ingest wrote), built on first use; `indexThreads`: native threads a
    * nearest-neighbour build may use (the backfill command gives it the machine), fixed by the first call.
@@ -119,6 +123,7 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
     index,
     stories: engine.stories,
     derived: engine.derived,
+    lifecycle: engine.lifecycle,
     accounts,
     credits,
     clock,
@@ -227,6 +232,7 @@ interface IndexEngine {
   index: IndexBackend;
   stories: StoryIndex;
   derived: IndexMaintenance;
+  lifecycle: IndexLifecycle | undefined;
   /** The embedding stage writing vectors into this index; `indexThreads`: native threads a graph build may use. */
   embeddingStage(model: string, modelDir: string, indexThreads: number | undefined): EmbeddingStage;
 }
@@ -242,6 +248,7 @@ function createIndex(config: Config): IndexEngine {
         index,
         stories: index,
         derived: index,
+        lifecycle: undefined,
         embeddingStage: (model, modelDir, indexThreads) =>
           new SqliteEmbeddingStage(
             model,
@@ -257,11 +264,16 @@ function createIndex(config: Config): IndexEngine {
       // loadConfig refuses opensearch without a URL; this only narrows the type.
       if (config.opensearchUrls === undefined) throw new Error("NEWSINDEX_INDEX=opensearch without NEWSINDEX_OPENSEARCH_URL");
       const client = openSearchClient({ urls: config.opensearchUrls });
-      const index = new OpenSearchIndex(client, { prefix: config.opensearchPrefix });
+      const index = new OpenSearchIndex(client, {
+        prefix: config.opensearchPrefix,
+        shards: config.opensearchShards,
+        replicas: config.opensearchReplicas,
+      });
       return {
         index,
         stories: index,
         derived: index,
+        lifecycle: new OpenSearchIndexLifecycle(client, index.names, index.indices),
         // The node builds its vector graphs as vectors are written: no native threads to give.
         embeddingStage: (_model, modelDir) => new OpenSearchEmbeddingStage(client, index.indices, new LazyEmbedder(modelDir)),
       };

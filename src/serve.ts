@@ -6,6 +6,7 @@ import type { Container } from "./container.js";
 import { buildApp } from "./http/app.js";
 import { closeApp } from "./http/close-app.js";
 import { buildConsoleApp } from "./http/console/console-app.js";
+import { registerReadiness } from "./http/readiness.js";
 import { OPERATIONS } from "./app/registry.js";
 import { startWatchScheduler } from "./workers/watch-scheduler.js";
 import { EmbeddingFollower } from "./workers/embedding-follower.js";
@@ -18,6 +19,12 @@ export const DOCS_DIR = new URL("../docs/", import.meta.url).pathname;
 
 /** How long a shutdown waits for open connections before cutting them. */
 const SHUTDOWN_GRACE_MS = 10_000;
+
+/**
+ * On SIGTERM, how long readiness fails before the API stops taking connections: a load balancer checking every
+ * 2 s sees it (three failed checks) and stops sending calls, so none arrives at a closing listener.
+ */
+const DRAIN_NOTICE_MS = 7_000;
 
 /** How often a running server looks for credit holds a crashed replica left on the shared store. */
 const ABANDONED_HOLDS_EVERY_MS = 60_000;
@@ -59,8 +66,11 @@ export async function serve(container: Container, config: Config, logger: Logger
   const sweeper = setInterval(() => void releaseAbandonedHolds(container, logger), ABANDONED_HOLDS_EVERY_MS).unref();
   await app.listen({ host: config.host, port: config.port });
   const url = addressOf(app, config.host);
+  let draining = false;
   // The console: a second listener of this process, so the API's origin keeps only the spec's key-free paths.
-  const consoleServer = config.consolePort === "off" ? undefined : await serveConsole(container, config, logger, url);
+  // It also answers GET /ready for a load balancer (http/readiness.ts).
+  const consoleServer =
+    config.consolePort === "off" ? undefined : await serveConsole(container, config, logger, url, () => draining);
   // Due watches and webhook deliveries, beside the HTTP server; every replica runs it (leases keep runs single).
   const scheduler = container.watchJobs && startWatchScheduler(container.watchJobs, logger);
   // Embedding follows ingest on a thread of its own, so semantic search catches up behind keyword search.
@@ -80,23 +90,34 @@ export async function serve(container: Container, config: Config, logger: Logger
     process.off("SIGINT", shutdown);
     process.off("SIGTERM", shutdown);
     clearInterval(sweeper);
-    if (consoleServer) await closeApp(consoleServer.app, SHUTDOWN_GRACE_MS);
+    draining = true;
+    // The API first: the calls under way are answered (drained) while readiness keeps saying "draining".
     await closeApp(app, SHUTDOWN_GRACE_MS);
+    if (consoleServer) await closeApp(consoleServer.app, SHUTDOWN_GRACE_MS);
     await feed?.stop();
     await scheduler?.stop();
     await follower?.stop();
     await container.close();
   };
   function shutdown(signal: string): void {
-    logger.info({ signal }, "shutting down");
-    void stop().finally(() => process.exit(0));
+    // Readiness fails first, and calls keep being answered until the balancer has seen it.
+    draining = true;
+    const notice = consoleServer === undefined ? 0 : DRAIN_NOTICE_MS;
+    logger.info({ signal, drain_ms: notice }, "shutting down: draining");
+    void new Promise((resolve) => setTimeout(resolve, notice)).then(stop).finally(() => process.exit(0));
   }
   process.once("SIGINT", shutdown);
   process.once("SIGTERM", shutdown);
   return { app, url, console: consoleServer, stop };
 }
 
-async function serveConsole(container: Container, config: Config, logger: Logger, apiUrl: string): Promise<ServedConsole> {
+async function serveConsole(
+  container: Container,
+  config: Config,
+  logger: Logger,
+  apiUrl: string,
+  draining: () => boolean,
+): Promise<ServedConsole> {
   const generatedToken = config.adminToken === undefined ? randomBytes(18).toString("base64url") : undefined;
   const app = await buildConsoleApp(
     {
@@ -108,6 +129,13 @@ async function serveConsole(container: Container, config: Config, logger: Logger
     },
     logger,
   );
+  registerReadiness(app, {
+    draining,
+    checks: [
+      { name: "index", probe: () => container.index.count() },
+      { name: "control_store", probe: () => container.accounts.tenantCount() },
+    ],
+  });
   await app.listen({ host: config.host, port: config.consolePort === "off" ? 0 : config.consolePort });
   return { app, url: addressOf(app, config.host), generatedToken };
 }

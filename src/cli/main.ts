@@ -19,6 +19,7 @@ import { PROCESS_IO, type CliIo } from "./cli-io.js";
 import { exportCommand } from "./export-command.js";
 import { feedCommand } from "./feed-command.js";
 import { feedBase, followCommand, followedKinds } from "./follow-command.js";
+import { indicesCommand } from "./indices-command.js";
 import { USAGE, UsageError } from "./usage.js";
 
 // newsindex ingest | embed | serve | start | keys — the command-line contract.
@@ -78,6 +79,12 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
       "no-translation": { type: "boolean", default: false },
       since: { type: "string" },
       until: { type: "string" },
+      months: { type: "string" },
+      "keep-months": { type: "string" },
+      "dry-run": { type: "boolean", default: false },
+      repo: { type: "string" },
+      name: { type: "string" },
+      month: { type: "string" },
       help: { type: "boolean", short: "h", default: false },
     },
   });
@@ -161,6 +168,14 @@ async function dispatch(argv: string[], io: CliIo): Promise<number> {
         return command === "follow"
           ? await followCommand(io, container, positionals, values)
           : await feedCommand(io, container, values);
+      } finally {
+        await container.close();
+      }
+    }
+    case "indices": {
+      const container = createContainer(config, systemClock, { logger });
+      try {
+        return await indicesCommand(container, positionals, values, io);
       } finally {
         await container.close();
       }

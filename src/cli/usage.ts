@@ -22,6 +22,14 @@ export const USAGE = `Usage:
                    every matching article as NDJSON, then a manifest line (GET /export's lines, not charged);
                    filters are GET /export's parameters; a progress bar on stderr
 
+  newsindex indices ahead [--months N]       the scaled index: this month's index and the N next (default 1), from
+                   the template, before writes create them
+  newsindex indices retain --keep-months N [--dry-run]
+                   drop the monthly indices older than this month and the N-1 before it
+  newsindex indices snapshot --repo DIR [--name NAME]   every monthly index into the filesystem repository DIR
+                   (under each node's path.repo); newsindex indices snapshots --repo DIR lists them
+  newsindex indices restore NAME --repo DIR [--month YYYYMM]   a snapshot's months (or one), replacing them
+
   newsindex tenants create NAME --plan PLAN [--json]        PLAN: ${PLAN_IDS.join(", ")}
   newsindex tenants list [--json]
   newsindex tenants set-plan NAME PLAN

@@ -56,6 +56,20 @@ describe("OpenSearch settings", () => {
   });
 });
 
+describe("OpenSearch shards and replicas", () => {
+  it("default to one shard without replicas (a single node), read from the environment, refusing what is no count", () => {
+    expect(loadConfig({})).toMatchObject({ opensearchShards: 1, opensearchReplicas: 0 });
+    expect(loadConfig({ NEWSINDEX_OPENSEARCH_SHARDS: "3", NEWSINDEX_OPENSEARCH_REPLICAS: "1" })).toMatchObject({
+      opensearchShards: 3,
+      opensearchReplicas: 1,
+    });
+    for (const bad of ["0", "-1", "1.5", "three", "65"]) {
+      expect(() => loadConfig({ NEWSINDEX_OPENSEARCH_SHARDS: bad }), bad).toThrow(/opensearchShards/);
+    }
+    expect(() => loadConfig({ NEWSINDEX_OPENSEARCH_REPLICAS: "one" })).toThrow(/opensearchReplicas/);
+  });
+});
+
 describe("console settings", () => {
   it("serves the console on 8081 unless NEWSINDEX_CONSOLE_PORT names another port or off", () => {
     expect(loadConfig({}).consolePort).toBe(8081);

@@ -107,6 +107,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
       overrides.followMissingAfterSeconds ?? numberOrRaw(env.NEWSINDEX_FOLLOW_MISSING_AFTER_SECONDS) ?? 3600,
     ...optional("opensearchUrls", overrides.opensearchUrls ?? openSearch.opensearchUrls),
     opensearchPrefix: overrides.opensearchPrefix ?? openSearch.opensearchPrefix,
+    opensearchShards: overrides.opensearchShards ?? openSearch.opensearchShards,
+    opensearchReplicas: overrides.opensearchReplicas ?? openSearch.opensearchReplicas,
   };
   if (!Value.Check(ConfigSchema, raw)) {
     const problems = [...Value.Errors(ConfigSchema, raw)].map((e) => `${e.path.slice(1) || "config"}: ${e.message}`);

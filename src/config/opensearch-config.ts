@@ -12,10 +12,22 @@ export const OpenSearchConfigSchema = {
    * requires of index names, and short enough that a monthly index name stays well within its 255 bytes.
    */
   opensearchPrefix: Type.String({ pattern: "^[a-z][a-z0-9_-]{0,39}$" }),
+  /** Primary shards of each monthly index created from now on (NEWSINDEX_OPENSEARCH_SHARDS; docs/operators.md sizes them). */
+  opensearchShards: Type.Integer({ minimum: 1, maximum: 64 }),
+  /**
+   * Copies of each shard on other nodes (NEWSINDEX_OPENSEARCH_REPLICAS): 0 on a single node, 1 on a cluster so a
+   * lost node loses no article.
+   */
+  opensearchReplicas: Type.Integer({ minimum: 0, maximum: 8 }),
 };
 
 /** The raw settings from the environment, for the config schema to check. */
-export function openSearchSettings(env: NodeJS.ProcessEnv): { opensearchUrls?: string[]; opensearchPrefix: string } {
+export function openSearchSettings(env: NodeJS.ProcessEnv): {
+  opensearchUrls?: string[];
+  opensearchPrefix: string;
+  opensearchShards: number | string;
+  opensearchReplicas: number | string;
+} {
   const urls = (env.NEWSINDEX_OPENSEARCH_URL ?? "")
     .split(",")
     .map((url) => url.trim().replace(/\/+$/, ""))
@@ -23,5 +35,13 @@ export function openSearchSettings(env: NodeJS.ProcessEnv): { opensearchUrls?: s
   return {
     ...(urls.length > 0 ? { opensearchUrls: urls } : {}),
     opensearchPrefix: env.NEWSINDEX_OPENSEARCH_PREFIX || "newsindex",
+    opensearchShards: countOrRaw(env.NEWSINDEX_OPENSEARCH_SHARDS, 1),
+    opensearchReplicas: countOrRaw(env.NEWSINDEX_OPENSEARCH_REPLICAS, 0),
   };
+}
+
+/** A whole number when the variable reads as one, else the raw text for the schema to refuse; `fallback` when unset. */
+function countOrRaw(value: string | undefined, fallback: number): number | string {
+  if (value === undefined || value.trim() === "") return fallback;
+  return /^\d+$/.test(value.trim()) ? Number(value.trim()) : value;
 }

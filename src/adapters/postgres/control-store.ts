@@ -64,6 +64,12 @@ export class PostgresControlStore implements ControlStore {
   constructor(url: string, schema = "newsindex") {
     if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
     this.pool = new pg.Pool({ connectionString: url, max: 10 });
+    // An idle connection the server closed (a restart, a failover) is dropped by the pool and replaced on the next
+    // call; unlistened, its error event would end the process instead.
+    this.pool.on("error", () => undefined);
+    // The same for a connection checked out between two queries (a transaction awaiting other work): its next query
+    // fails instead (503 to the caller) and the pool discards it on release.
+    this.pool.on("connect", (client) => client.on("error", () => undefined));
     this.url = url;
     this.s = schema;
     this.ready = this.migrate();
@@ -73,7 +79,10 @@ export class PostgresControlStore implements ControlStore {
 
   private async migrate(): Promise<void> {
     const s = this.s;
+    // One query string runs as one transaction: replicas starting together would race on CREATE ... IF NOT EXISTS
+    // (a unique violation in the catalog), so each takes the migration lock first and one migrates at a time.
     await this.pool.query(`
+      SELECT pg_advisory_xact_lock(hashtext('${s}.control'));
       CREATE SCHEMA IF NOT EXISTS ${s};
       CREATE TABLE IF NOT EXISTS ${s}.tenants (
         id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, plan TEXT NOT NULL,
@@ -442,15 +451,26 @@ export class PostgresControlStore implements ControlStore {
 
   /** This process's liveness lock, taken once. */
   private alive(): Promise<pg.Client> {
-    this.liveness ??= (async () => {
+    const liveness = (this.liveness ??= (async () => {
       const client = new pg.Client({ connectionString: this.url });
-      // A dropped connection loses the lock; settling a hold released meanwhile still charges it once.
-      client.on("error", () => undefined);
-      await client.connect();
-      await client.query(`SELECT pg_advisory_lock(${HOLDER_LOCK})`, [this.holder]);
+      // A dropped connection loses the lock; settling a hold released meanwhile still charges it once. The lock is
+      // taken again by the next hold (after a server restart), and a failed attempt is not kept.
+      const forget = (): void => {
+        if (this.liveness === liveness) this.liveness = undefined;
+      };
+      client.on("error", forget);
+      client.on("end", forget);
+      try {
+        await client.connect();
+        await client.query(`SELECT pg_advisory_lock(${HOLDER_LOCK})`, [this.holder]);
+      } catch (error) {
+        forget();
+        await client.end().catch(() => undefined);
+        throw error;
+      }
       return client;
-    })();
-    return this.liveness;
+    })());
+    return liveness;
   }
 
   /** Gives `credits` back to the month and the minute bucket (a negative amount charges them); the counters after. */

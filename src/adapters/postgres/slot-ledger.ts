@@ -20,7 +20,9 @@ export class PostgresSlotLedger implements SlotLedger {
   }
 
   private async migrate(): Promise<void> {
+    // One transaction, under a lock: replicas starting together would race on CREATE ... IF NOT EXISTS.
     await this.pool.query(`
+      SELECT pg_advisory_xact_lock(hashtext('${this.s}.feed_slots'));
       CREATE TABLE IF NOT EXISTS ${this.s}.feed_slots (
         slot TEXT NOT NULL, kind TEXT NOT NULL, status TEXT NOT NULL, bytes BIGINT, md5 TEXT, url TEXT,
         md5_verified BOOLEAN NOT NULL DEFAULT FALSE, records INTEGER, attempts INTEGER NOT NULL DEFAULT 0,

@@ -3,6 +3,7 @@ import type { OperationDeps } from "../../app/operation.js";
 import { refuseRequest } from "../../app/run-operation.js";
 import { ApiError, internalErrorBody } from "../../shared/api-error.js";
 import { isStorageFull, logStorageFull, storageFullError } from "../../shared/storage-full.js";
+import { isStoreUnreachable, storeUnreachableError } from "../../shared/store-unreachable.js";
 import { presentedKey } from "./api-key.js";
 
 // The one place an HTTP reply (a REST route, the /mcp endpoint before and
@@ -43,6 +44,10 @@ export function useErrorReplies(scope: FastifyInstance, options: ErrorRepliesOpt
     if (isStorageFull(error)) {
       logStorageFull(request.log, error);
       return sendApiError(reply, storageFullError());
+    }
+    if (isStoreUnreachable(error)) {
+      request.log.warn({ err: error }, "control store unreachable: answered 503");
+      return sendApiError(reply, storeUnreachableError());
     }
     const refusal = frameworkRefusal(error, request, options);
     if (refusal === undefined) return sendUnexpectedError(reply, error, request.log);
