@@ -55,6 +55,12 @@ export interface MeterOptions<T> {
 }
 
 export class CreditService {
+  /**
+   * Holds whose settle failed (the control store out of reach as the call ended): the call was answered with an
+   * error, so each is given back at 0 by the next sweep that reaches the store (releaseAbandonedHolds).
+   */
+  private readonly unsettled: Hold[] = [];
+
   constructor(
     private readonly store: ControlStore,
     private readonly clock: Clock,
@@ -115,15 +121,39 @@ export class CreditService {
     try {
       await options.beforeSettle?.(outcome);
     } catch (error) {
-      await this.settle(hold, 0);
+      await this.settleOrKeep(hold, 0);
       throw error;
     }
-    return { ...outcome, charged, headers: await this.settle(hold, charged) } as Answer;
+    return { ...outcome, charged, headers: await this.settleOrKeep(hold, charged) } as Answer;
   }
 
-  /** Gives back what crashed processes held (see ControlStore.releaseAbandonedHolds). */
-  releaseAbandonedHolds(): Promise<number> {
-    return this.store.releaseAbandonedHolds();
+  private async settleOrKeep(hold: Hold, took: number): Promise<Record<string, string>> {
+    try {
+      return await this.settle(hold, took);
+    } catch (error) {
+      this.unsettled.push(hold);
+      throw error;
+    }
+  }
+
+  /**
+   * Gives back what crashed processes held (see ControlStore.releaseAbandonedHolds), and the holds of this
+   * process's calls whose settle failed, at 0 (a settle of a hold already gone moves no credit). Returns how many.
+   */
+  async releaseAbandonedHolds(): Promise<number> {
+    const pending = this.unsettled.splice(0);
+    let released = 0;
+    try {
+      while (pending[0] !== undefined) {
+        const hold = pending[0];
+        await this.store.settle(hold.held, 0, rates(hold.caller.plan), this.clock.now());
+        pending.shift();
+        released++;
+      }
+    } finally {
+      this.unsettled.push(...pending);
+    }
+    return released + (await this.store.releaseAbandonedHolds());
   }
 
   /**
