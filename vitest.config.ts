@@ -19,6 +19,9 @@ const EMBEDDED_ONLY = [
   "test/http/opensearch-shape.test.ts",
   // The embedded engine's read lanes (index reads on worker threads); the scaled shape's reads are network calls.
   "test/http/cheap-beside-expensive.test.ts",
+  // The time tallies inside monthly SQLite files, compared with counting their articles (the cluster answers
+  // /aggregate with its own aggregations, tested by aggregate.test.ts in both shapes).
+  "test/http/aggregate-tallies.test.ts",
 ];
 export default defineConfig({
   test: {
