@@ -227,7 +227,10 @@ describe("message rate limit", () => {
       method: "tools/call",
       params: { name: "account_status", arguments: {} },
     });
-    const refused = await postRaw(server, call, {}, issued.key);
+    // The bucket refills continuously (a token every 60/messages_per_minute s), so a call may find one refilled:
+    // it is answered; the next ones, sent at once, are not.
+    let refused = await postRaw(server, call, {}, issued.key);
+    for (let i = 0; i < 10 && refused.status === 200; i++) refused = await postRaw(server, call, {}, issued.key);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).not.toBeNull();
     expect((await json<ErrorBody>(refused)).code).toBe("message_rate_limited");
