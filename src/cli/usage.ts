@@ -14,9 +14,9 @@ export const USAGE = `Usage:
   newsindex start  [--data-dir DIR] [--port N] [--host H]
                    first run: ingest the bundled sample and print a demo key; then serve
   newsindex reindex [--data-dir DIR] [--batch N]
-                   derived fields (events-v1, geo-v1, amounts-v1) for monthly indexes built without them,
-                   from their stored articles, N (default 1000) per transaction; resumes where a killed run
-                   stopped; the server keeps answering meanwhile
+                   derived fields (events-v1, geo-v1, amounts-v1) and the time tallies /aggregate reads, for
+                   monthly indexes built without them, from their stored articles, N (default 1000) per
+                   transaction; resumes where a killed run stopped; the server keeps answering meanwhile
 
   newsindex export [--data-dir DIR] [--q WORDS] [--FILTER VALUE ...] [--view compact] [--resume-after ID] > FILE
                    every matching article as NDJSON, then a manifest line (GET /export's lines, not charged);
