@@ -8,6 +8,7 @@ import type { StoryStore } from "../../src/ports/story-store.js";
 import { parseStamp, toStamp } from "../../src/shared/timestamps.js";
 import { StoryClusterer } from "../../src/usecases/stories/story-clusterer.js";
 import { SAMPLE_FILES } from "../support/test-server.js";
+import { shuffled } from "../support/shuffled.js";
 
 // The story clustering state's contract (ports/story-store.ts), run against
 // every adapter: what the clusterer relies on (exhaustive candidates within the
@@ -58,17 +59,6 @@ export async function sampleFeatures(): Promise<StoryFeatures[]> {
   });
   for await (const record of source.read(SAMPLE_FILES.bigquery)) if (record.ok) articles.push(record.article);
   return articles.map(storyFeatures);
-}
-
-function shuffled<T>(items: readonly T[], seed: number): T[] {
-  const out = [...items];
-  let state = seed;
-  for (let i = out.length - 1; i > 0; i--) {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    const j = state % (i + 1);
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
 }
 
 function batches<T>(items: readonly T[], size: number): T[][] {

@@ -9,6 +9,7 @@ import { SqliteStoryStore } from "../../adapters/sqlite/story-store.js";
 import type { ArticleDetail } from "../../domain/article.js";
 import { parseStamp, toStamp } from "../../shared/timestamps.js";
 import { StoryClusterer } from "./story-clusterer.js";
+import { shuffled } from "../../../test/support/shuffled.js";
 
 // The stories must not depend on how clustering ran: the order articles came
 // in, whether the store held their days in memory, evicted them or counted in
@@ -62,17 +63,6 @@ async function clusterOneByOne(order: readonly ArticleDetail[], maxHeldArticles?
   for (const article of order) await clusterer.add(article);
   await store.close();
   return storiesIn(path);
-}
-
-function shuffled<T>(items: readonly T[], seed: number): T[] {
-  const out = [...items];
-  let state = seed;
-  for (let i = out.length - 1; i > 0; i--) {
-    state = (state * 1_103_515_245 + 12_345) % 2_147_483_648;
-    const j = state % (i + 1);
-    [out[i], out[j]] = [out[j] as T, out[i] as T];
-  }
-  return out;
 }
 
 function batches<T>(items: readonly T[]): T[][] {
