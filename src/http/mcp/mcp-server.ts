@@ -1,6 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { internalErrorBody } from "../../shared/api-error.js";
-import { isStorageFull, logStorageFull, storageFullError } from "../../shared/storage-full.js";
+import { upstreamFailure } from "../../shared/upstream-failure.js";
 import { CONTRACT_VERSION } from "../../shared/version.js";
 import { callTool, type ToolCallContext } from "./call-tool.js";
 import type { McpExchange } from "./exchange.js";
@@ -12,7 +12,11 @@ import { McpRateLimited, toToolResult } from "./tool-result.js";
 // family as JSON-RPC -32602.
 
 export interface McpServerContext extends ToolCallContext {
-  log: { error(details: object, message: string): void; debug(details: object, message: string): void };
+  log: {
+    error(details: object, message: string): void;
+    warn(details: object, message: string): void;
+    debug(details: object, message: string): void;
+  };
 }
 
 const INSTRUCTIONS =
@@ -41,11 +45,10 @@ export function createMcpServer(exchange: McpExchange, context: McpServerContext
         exchange.rateLimited(error.error);
         throw new ProtocolError(ProtocolErrorCode.InternalError, error.message);
       }
-      // A full disk under the control store: an upstream refusal, so a tool error carrying the 503 body.
-      if (isStorageFull(error)) {
-        logStorageFull(context.log, error);
-        return toToolResult({ ok: false, error: storageFullError(), credits_charged: 0, headers: {} });
-      }
+      // A full disk under the control store, or the store out of reach: an upstream refusal, so a tool error
+      // carrying the 503 body, as the REST door answers it.
+      const upstream = upstreamFailure(error, context.log);
+      if (upstream !== undefined) return toToolResult({ ok: false, error: upstream, credits_charged: 0, headers: {} });
       // Unforeseen: logged here, and the client learns nothing internal.
       context.log.error({ err: error, tool: name }, "MCP tool call failed");
       const body = internalErrorBody();

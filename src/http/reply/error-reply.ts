@@ -2,8 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import type { OperationDeps } from "../../app/operation.js";
 import { refuseRequest } from "../../app/run-operation.js";
 import { ApiError, internalErrorBody } from "../../shared/api-error.js";
-import { isStorageFull, logStorageFull, storageFullError } from "../../shared/storage-full.js";
-import { isStoreUnreachable, storeUnreachableError } from "../../shared/store-unreachable.js";
+import { upstreamFailure } from "../../shared/upstream-failure.js";
 import { presentedKey } from "./api-key.js";
 
 // The one place an HTTP reply (a REST route, the /mcp endpoint before and
@@ -41,14 +40,8 @@ export function restBodyTooLarge(limitBytes: number): ApiError {
 export function useErrorReplies(scope: FastifyInstance, options: ErrorRepliesOptions): void {
   scope.setErrorHandler(async (error, request, reply) => {
     if (error instanceof ApiError) return sendApiError(reply, error);
-    if (isStorageFull(error)) {
-      logStorageFull(request.log, error);
-      return sendApiError(reply, storageFullError());
-    }
-    if (isStoreUnreachable(error)) {
-      request.log.warn({ err: error }, "control store unreachable: answered 503");
-      return sendApiError(reply, storeUnreachableError());
-    }
+    const upstream = upstreamFailure(error, request.log);
+    if (upstream !== undefined) return sendApiError(reply, upstream);
     const refusal = frameworkRefusal(error, request, options);
     if (refusal === undefined) return sendUnexpectedError(reply, error, request.log);
     if (options.deps === undefined) return sendApiError(reply, refusal);
