@@ -86,6 +86,47 @@ export function describeControlStoreContract(name: string, create: () => Promise
       expect((await store.creditState(tenant.id, "202611", rates, t0)).credits_used).toBe(101);
     });
 
+    it("admits concurrent reservations and settles of one tenant one at a time, from two stores", async () => {
+      // Every reservation and settle is in flight at once, half through a second store (another replica).
+      const tenant = await store.createTenant("crowded", "build");
+      const t0 = 1_800_000_000_000;
+      const rates = { creditsPerMinute: 100 };
+      const base = { tenantId: tenant.id, period: "202611", rates, monthlyCap: 250, nowMs: t0 };
+      const other = fixture.openAnother();
+      try {
+        const stores = [store, other];
+        const reservations = await Promise.all(
+          Array.from({ length: 24 }, (_, i) =>
+            (stores[i % 2] as ControlStore).reserve({ ...base, credits: 10, minuteNeeded: 10, holdId: `crowd_${i}` }),
+          ),
+        );
+        // Exactly the bucket's 100 credits are admitted, whatever the order.
+        expect(reservations.filter((r) => r.admitted)).toHaveLength(10);
+        const states = await Promise.all(
+          reservations.flatMap((r, i) =>
+            r.admitted
+              ? [
+                  (stores[i % 2] as ControlStore).settle(
+                    { holdId: `crowd_${i}`, tenantId: tenant.id, period: "202611", credits: 10, operation: "GET /search" },
+                    4,
+                    rates,
+                    t0,
+                  ),
+                ]
+              : [],
+          ),
+        );
+        // Each settle saw those before it: no two answer the same counter.
+        expect(new Set(states.map((s) => s.credits_used)).size).toBe(10);
+        expect(await store.creditState(tenant.id, "202611", rates, t0)).toEqual({ credits_used: 40, minute_tokens: 60 });
+        expect(await store.usage(tenant.id, "20270115", "20270115")).toEqual([
+          { day: "20270115", operation: "GET /search", calls: 10, credits: 40 },
+        ]);
+      } finally {
+        await other.close();
+      }
+    });
+
     it("never counts refill time twice when a call stamped earlier commits after a later one", async () => {
       // Replicas stamp a call before it waits for the tenant's lock, so stamps can commit out of order.
       const tenant = await store.createTenant("interleaved", "build");

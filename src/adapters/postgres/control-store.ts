@@ -1,7 +1,5 @@
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { admitCredits, admitMessage } from "../../domain/billing/admission.js";
-import { refilledTokens, refundedTokens } from "../../domain/billing/token-bucket.js";
 import type { PlanId } from "../../domain/plans.js";
 import {
   KEY_COLUMNS,
@@ -32,7 +30,7 @@ import type {
   UsageDay,
 } from "../../ports/control-store.js";
 import { toStamp } from "../../shared/timestamps.js";
-import { inTransaction, type Queryable } from "./transaction.js";
+import { HOLDER_LOCK, PostgresCreditCounters } from "./credit-counters.js";
 import { PostgresWatchStore } from "./watch-store.js";
 import { PostgresFollowerLease, PostgresSlotLedger } from "./slot-ledger.js";
 
@@ -42,9 +40,6 @@ import { PostgresFollowerLease, PostgresSlotLedger } from "./slot-ledger.js";
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
-/** The advisory-lock key a holder keeps while its process lives (64-bit hash of its name). */
-const HOLDER_LOCK = "hashtextextended($1, 0)";
-
 export class PostgresControlStore implements ControlStore {
   private readonly pool: pg.Pool;
   private readonly s: string;
@@ -53,6 +48,7 @@ export class PostgresControlStore implements ControlStore {
   private closing: Promise<void> | undefined;
   private readonly url: string;
   private readonly holder = `replica-${randomUUID()}`;
+  private readonly credits: PostgresCreditCounters;
   /**
    * A connection of its own holding a session advisory lock on `holder` for as
    * long as this process lives: PostgreSQL drops it when the process dies, which
@@ -63,7 +59,8 @@ export class PostgresControlStore implements ControlStore {
 
   constructor(url: string, schema = "newsindex") {
     if (!SCHEMA_NAME.test(schema)) throw new Error(`invalid PostgreSQL schema name: ${schema}`);
-    this.pool = new pg.Pool({ connectionString: url, max: 10 });
+    // Pipelined: a transaction sends BEGIN with its first statement and COMMIT with its last (transaction.ts).
+    this.pool = new pg.Pool({ connectionString: url, max: 10, pipeline: true });
     // An idle connection the server closed (a restart, a failover) is dropped by the pool and replaced on the next
     // call; unlistened, its error event would end the process instead.
     this.pool.on("error", () => undefined);
@@ -72,6 +69,7 @@ export class PostgresControlStore implements ControlStore {
     this.pool.on("connect", (client) => client.on("error", () => undefined));
     this.url = url;
     this.s = schema;
+    this.credits = new PostgresCreditCounters(this.pool, schema, this.holder);
     this.ready = this.migrate();
     // Failures surface on the first call that awaits `ready`.
     this.ready.catch(() => undefined);
@@ -256,24 +254,7 @@ export class PostgresControlStore implements ControlStore {
   async reserve(request: Reserve): Promise<Reservation> {
     await this.ready;
     if (request.holdId !== undefined) await this.alive();
-    const { tenantId, period, nowMs, rates, credits } = request;
-    return this.inTenantTransaction(tenantId, async (db): Promise<Reservation> => {
-      const current = {
-        credits_used: await this.monthUsed(db, tenantId, period),
-        minute_tokens: await this.refilled(db, tenantId, "credits", rates.creditsPerMinute, nowMs),
-      };
-      const admission = admitCredits(current, request);
-      if (!admission.admitted) return admission;
-      await this.addToMonth(db, tenantId, period, credits);
-      await this.setBucket(db, tenantId, "credits", admission.state.minute_tokens, nowMs);
-      if (request.holdId !== undefined) {
-        await db.query(
-          `INSERT INTO ${this.s}.credit_holds (id, tenant_id, period, credits, holder) VALUES ($1, $2, $3, $4, $5)`,
-          [request.holdId, tenantId, period, credits, this.holder],
-        );
-      }
-      return admission;
-    });
+    return this.credits.reserve(request);
   }
 
   async release(
@@ -285,61 +266,33 @@ export class PostgresControlStore implements ControlStore {
     operation?: string,
   ): Promise<CreditState> {
     await this.ready;
-    return this.inTenantTransaction(tenantId, async (db) => {
-      if (operation !== undefined) await this.count(db, tenantId, nowMs, operation, 0, -credits);
-      return this.giveBack(db, tenantId, period, credits, rates, nowMs);
-    });
+    return this.credits.release(tenantId, period, credits, rates, nowMs, operation);
   }
 
   async settle(hold: HeldCredits, charged: number, rates: Rates, nowMs: number): Promise<CreditState> {
     await this.ready;
-    return this.inTenantTransaction(hold.tenantId, async (db) => {
-      const deleted = await db.query(`DELETE FROM ${this.s}.credit_holds WHERE id = $1`, [hold.holdId]);
-      // Released as abandoned already: the reservation is gone, so the charge is counted afresh.
-      const unused = (deleted.rowCount ?? 0) > 0 ? hold.credits - charged : -charged;
-      await this.count(db, hold.tenantId, nowMs, hold.operation, 1, charged);
-      return this.giveBack(db, hold.tenantId, hold.period, unused, rates, nowMs);
-    });
+    return this.credits.settle(hold, charged, rates, nowMs);
   }
 
   async releaseAbandonedHolds(): Promise<number> {
     await this.ready;
-    const s = this.s;
     const { rows: holders } = await this.pool.query<{ holder: string }>(
-      `SELECT DISTINCT holder FROM ${s}.credit_holds WHERE holder <> $1`,
+      `SELECT DISTINCT holder FROM ${this.s}.credit_holds WHERE holder <> $1`,
       [this.holder],
     );
     let released = 0;
-    for (const { holder } of holders) {
-      released += await inTransaction(this.pool, async (db) => {
-        // Taken only when no live process holds its session lock; kept to commit, so two sweeps never both release.
-        const { rows } = await db.query<{ ended: boolean }>(`SELECT pg_try_advisory_xact_lock(${HOLDER_LOCK}) AS ended`, [
-          holder,
-        ]);
-        if (rows[0]?.ended !== true) return 0;
-        const { rows: holds } = await db.query<{ tenant_id: string; period: string; credits: string }>(
-          `DELETE FROM ${s}.credit_holds WHERE holder = $1 RETURNING tenant_id, period, credits`,
-          [holder],
-        );
-        // The month only: the minute bucket has refilled by the time a restart reads it.
-        for (const hold of holds) await this.addToMonth(db, hold.tenant_id, hold.period, -Number(hold.credits));
-        return holds.length;
-      });
-    }
+    for (const { holder } of holders) released += await this.credits.releaseHoldsOf(holder);
     return released;
   }
 
   async creditState(tenantId: string, period: string, rates: Rates, nowMs: number): Promise<CreditState> {
     await this.ready;
-    return {
-      credits_used: await this.monthUsed(this.pool, tenantId, period),
-      minute_tokens: await this.refilled(this.pool, tenantId, "credits", rates.creditsPerMinute, nowMs),
-    };
+    return this.credits.creditState(tenantId, period, rates, nowMs);
   }
 
   async countFreeCall(tenantId: string, operation: string, nowMs: number): Promise<void> {
     await this.ready;
-    await this.count(this.pool, tenantId, nowMs, operation, 1, 0);
+    await this.credits.countFreeCall(tenantId, operation, nowMs);
   }
 
   async usage(tenantId: string, fromDay: string, toDay: string): Promise<UsageDay[]> {
@@ -429,11 +382,7 @@ export class PostgresControlStore implements ControlStore {
 
   async takeMessage(tenantId: string, perMinute: number, nowMs: number): Promise<MessageAdmission> {
     await this.ready;
-    return this.inTenantTransaction(tenantId, async (db) => {
-      const { tokens, ...admission } = admitMessage(await this.refilled(db, tenantId, "messages", perMinute, nowMs));
-      if (admission.admitted) await this.setBucket(db, tenantId, "messages", tokens, nowMs);
-      return admission;
-    });
+    return this.credits.takeMessage(tenantId, perMinute, nowMs);
   }
 
   /** Closes once: a second call (a shutdown after a failed one) waits for the first, never ends a closed client again. */
@@ -471,85 +420,5 @@ export class PostgresControlStore implements ControlStore {
       return client;
     })());
     return liveness;
-  }
-
-  /** Gives `credits` back to the month and the minute bucket (a negative amount charges them); the counters after. */
-  private async giveBack(
-    db: Queryable,
-    tenantId: string,
-    period: string,
-    credits: number,
-    rates: Rates,
-    nowMs: number,
-  ): Promise<CreditState> {
-    if (credits !== 0) {
-      await this.addToMonth(db, tenantId, period, -credits);
-      const tokens = await this.refilled(db, tenantId, "credits", rates.creditsPerMinute, nowMs);
-      await this.setBucket(db, tenantId, "credits", refundedTokens(tokens, credits, rates.creditsPerMinute), nowMs);
-    }
-    return {
-      credits_used: await this.monthUsed(db, tenantId, period),
-      minute_tokens: await this.refilled(db, tenantId, "credits", rates.creditsPerMinute, nowMs),
-    };
-  }
-
-  /** Runs `work` in a transaction holding the tenant's row lock: one admission at a time per tenant, across replicas. */
-  private inTenantTransaction<T>(tenantId: string, work: (db: Queryable) => Promise<T>): Promise<T> {
-    return inTransaction(this.pool, async (db) => {
-      await db.query(`SELECT 1 FROM ${this.s}.tenants WHERE id = $1 FOR UPDATE`, [tenantId]);
-      return work(db);
-    });
-  }
-
-  /** Adds to the usage counter of the tenant's UTC day of `nowMs` and `operation`. */
-  private async count(
-    db: Queryable,
-    tenantId: string,
-    nowMs: number,
-    operation: string,
-    calls: number,
-    credits: number,
-  ): Promise<void> {
-    await db.query(
-      `INSERT INTO ${this.s}.usage_days (tenant_id, day, operation, calls, credits) VALUES ($1, $2, $3, $4, $5)
-       ON CONFLICT (tenant_id, day, operation) DO UPDATE SET calls = ${this.s}.usage_days.calls + EXCLUDED.calls,
-         credits = ${this.s}.usage_days.credits + EXCLUDED.credits`,
-      [tenantId, toStamp(nowMs).slice(0, 8), operation, calls, credits],
-    );
-  }
-
-  private async monthUsed(db: Queryable, tenantId: string, period: string): Promise<number> {
-    const { rows } = await db.query<{ credits_used: string }>(
-      `SELECT credits_used FROM ${this.s}.credit_months WHERE tenant_id = $1 AND period = $2`,
-      [tenantId, period],
-    );
-    return Number(rows[0]?.credits_used ?? 0);
-  }
-
-  private async addToMonth(db: Queryable, tenantId: string, period: string, credits: number): Promise<void> {
-    await db.query(
-      `INSERT INTO ${this.s}.credit_months (tenant_id, period, credits_used) VALUES ($1, $2, $3)
-       ON CONFLICT (tenant_id, period) DO UPDATE SET credits_used = ${this.s}.credit_months.credits_used + EXCLUDED.credits_used`,
-      [tenantId, period, credits],
-    );
-  }
-
-  private async refilled(db: Queryable, tenantId: string, kind: string, perMinute: number, nowMs: number): Promise<number> {
-    const { rows } = await db.query<{ tokens: number; updated_ms: string }>(
-      `SELECT tokens, updated_ms FROM ${this.s}.buckets WHERE tenant_id = $1 AND kind = $2`,
-      [tenantId, kind],
-    );
-    const row = rows[0];
-    return refilledTokens(row && { tokens: row.tokens, updatedMs: Number(row.updated_ms) }, perMinute, nowMs);
-  }
-
-  /** The bucket's clock never goes back: a call stamped before the last update must not earn that refill again. */
-  private async setBucket(db: Queryable, tenantId: string, kind: string, tokens: number, nowMs: number): Promise<void> {
-    await db.query(
-      `INSERT INTO ${this.s}.buckets (tenant_id, kind, tokens, updated_ms) VALUES ($1, $2, $3, $4)
-       ON CONFLICT (tenant_id, kind) DO UPDATE SET tokens = EXCLUDED.tokens,
-         updated_ms = GREATEST(${this.s}.buckets.updated_ms, EXCLUDED.updated_ms)`,
-      [tenantId, kind, tokens, nowMs],
-    );
   }
 }

@@ -17,3 +17,59 @@ export async function inTransaction<T>(pool: pg.Pool, work: (db: Queryable) => P
     client.release();
   }
 }
+
+export interface Statement {
+  text: string;
+  values: unknown[];
+}
+
+/** What a locked read decided: the one statement to write (none when nothing changes), and the answer from its rows. */
+export interface Decision<T> {
+  write?: Statement;
+  answer(written: pg.QueryResultRow[]): T;
+}
+
+export interface ReadThenWriteOptions {
+  /**
+   * False: the commit returns before its record reaches the disk (and releases its locks then), so a server crash
+   * may lose the transaction, never part of it. Only for a write whose loss a later durable write makes good.
+   */
+  durable?: boolean;
+}
+
+/**
+ * A transaction of a read and one write decided from it, in two round trips on a pool whose connections pipeline
+ * (`pipeline: true`): BEGIN goes out with the lock and the read, COMMIT with the write. The lock is held from the
+ * read to the commit, across one decision of this process rather than a round trip per statement. The lock is a
+ * statement of its own: a statement that waits for a row lock still reads other tables as they were when it
+ * started, so the read must start once the lock is taken.
+ */
+export async function readThenWrite<T>(
+  pool: pg.Pool,
+  lock: Statement,
+  read: Statement,
+  decide: (rows: pg.QueryResultRow[]) => Decision<T>,
+  options: ReadThenWriteOptions = {},
+): Promise<T> {
+  const client = await pool.connect();
+  // Queued together, awaited together: a failed statement fails those behind it in the transaction.
+  const begin = client.query(options.durable === false ? "BEGIN; SET LOCAL synchronous_commit = off" : "BEGIN");
+  const locking = client.query(lock.text, lock.values);
+  const reading = client.query(read.text, read.values);
+  try {
+    const [, , { rows }] = await Promise.all([begin, locking, reading]);
+    const decision = decide(rows);
+    const writing = decision.write ? client.query(decision.write.text, decision.write.values) : undefined;
+    const committing = client.query("COMMIT");
+    const [written] = await Promise.all([writing, committing]);
+    return decision.answer(written?.rows ?? []);
+  } catch (error) {
+    // Every queued statement has answered by now (each settles before the next); a COMMIT after a failed statement
+    // ended the transaction already, and ROLLBACK outside one only warns.
+    await Promise.allSettled([begin, locking, reading]);
+    await client.query("ROLLBACK");
+    throw error;
+  } finally {
+    client.release();
+  }
+}
