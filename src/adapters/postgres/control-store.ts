@@ -31,6 +31,7 @@ import type {
 } from "../../ports/control-store.js";
 import { toStamp } from "../../shared/timestamps.js";
 import { HOLDER_LOCK, PostgresCreditCounters } from "./credit-counters.js";
+import { prepared } from "./transaction.js";
 import { PostgresWatchStore } from "./watch-store.js";
 import { PostgresFollowerLease, PostgresSlotLedger } from "./slot-ledger.js";
 
@@ -189,10 +190,12 @@ export class PostgresControlStore implements ControlStore {
     const { rows } = await this.pool.query<
       KeyRow & { t_name: string; t_plan: string; t_suspended: boolean; t_created_at: string }
     >(
-      `SELECT k.key_id, k.tenant_id, k.prefix, k.created_at, k.expires_at, k.revoked_at, k.last_used_at,
+      prepared({
+        text: `SELECT k.key_id, k.tenant_id, k.prefix, k.created_at, k.expires_at, k.revoked_at, k.last_used_at,
               t.name AS t_name, t.plan AS t_plan, t.suspended AS t_suspended, t.created_at AS t_created_at
-       FROM ${this.s}.api_keys k JOIN ${this.s}.tenants t ON t.id = k.tenant_id WHERE k.key_hash = $1`,
-      [keyHash],
+         FROM ${this.s}.api_keys k JOIN ${this.s}.tenants t ON t.id = k.tenant_id WHERE k.key_hash = $1`,
+        values: [keyHash],
+      }),
     );
     const row = rows[0];
     if (!row) return undefined;

@@ -3,7 +3,7 @@ import { admitCredits, admitMessage } from "../../domain/billing/admission.js";
 import { refilledTokens, refundedTokens, type StoredBucket } from "../../domain/billing/token-bucket.js";
 import type { CreditState, HeldCredits, MessageAdmission, Rates, Reservation, Reserve } from "../../ports/control-store.js";
 import { toStamp } from "../../shared/timestamps.js";
-import { inTransaction, readThenWrite, type Statement } from "./transaction.js";
+import { inTransaction, prepared, readThenWrite, type Statement } from "./transaction.js";
 
 // The credit counters of the control store on PostgreSQL: the month's usage,
 // the minute and message buckets, holds and the per-day usage counters. Every
@@ -171,7 +171,7 @@ export class PostgresCreditCounters {
 
   async creditState(tenantId: string, period: string, rates: Rates, nowMs: number): Promise<CreditState> {
     const read = this.counters(tenantId, period, "credits");
-    const counters = countersOf((await this.pool.query(read.text, read.values)).rows);
+    const counters = countersOf((await this.pool.query(prepared(read))).rows);
     return {
       credits_used: counters.creditsUsed,
       minute_tokens: refilledTokens(counters.bucket, rates.creditsPerMinute, nowMs),

@@ -2,7 +2,7 @@ import pg from "pg";
 import type { SlotKind } from "../../domain/feed-slots.js";
 import type { FollowerLease, SlotEntry, SlotLedger, SlotListing } from "../../ports/slot-ledger.js";
 import { SLOT_COLUMNS, toSlotEntry, upsertListingSql, type SlotRow } from "../slot-rows.js";
-import { inTransaction } from "./transaction.js";
+import { inTransaction, prepared } from "./transaction.js";
 
 // The feed ledger on PostgreSQL, shared by every replica of the scaled shape (same pool and schema as the control
 // store). Only the replica holding the follower lease writes it; any replica reads it.
@@ -90,9 +90,9 @@ export class PostgresSlotLedger implements SlotLedger {
 
   async newest(kind: SlotKind): Promise<string | undefined> {
     await this.ready;
+    // Asked on every answer that covers the feed (usecases/feed/feed-coverage.ts).
     const { rows } = await this.pool.query<{ slot: string | null }>(
-      `SELECT max(slot) AS slot FROM ${this.s}.feed_slots WHERE kind = $1`,
-      [kind],
+      prepared({ text: `SELECT max(slot) AS slot FROM ${this.s}.feed_slots WHERE kind = $1`, values: [kind] }),
     );
     return rows[0]?.slot ?? undefined;
   }
