@@ -2,9 +2,8 @@ import { OpenSearchIndex } from "../../src/adapters/opensearch/opensearch-index.
 import { openSearchClient } from "../../src/adapters/opensearch/client.js";
 import { toDocument } from "../../src/adapters/opensearch/article-document.js";
 import type { ArticleDetail } from "../../src/domain/article.js";
-import { readArticles } from "../../test/support/gkg-fixtures.js";
-import { SAMPLE_FILES } from "../../test/support/test-server.js";
 import { loadAverage, machine } from "../scale/measure.js";
+import { bulkRate, copyOf, dropBulk, sampleArticles } from "./bulk-rate.js";
 
 // Bulk ingest into the scaled shape's index, the write alone (parsing,
 // deriving, clustering and embedding excluded): the 1,360 real articles of the
@@ -33,15 +32,8 @@ const modes = option("modes", "write,bulk-load").split(",");
 for (const mode of modes)
   if (mode !== "write" && mode !== "bulk-load") throw new Error(`--modes: write or bulk-load, not ${mode}`);
 
-const sample = await readArticles([SAMPLE_FILES.batch2023, SAMPLE_FILES.batch2016, SAMPLE_FILES.bigquery]);
-/** The n-th copy: a sample article under a new id in one of the months (2025-01 onwards), its story its own. */
-function copy(n: number): ArticleDetail {
-  const a = sample[n % sample.length] as ArticleDetail;
-  const month = n % months;
-  const stamp = `2025${String(month + 1).padStart(2, "0")}01${String(Math.floor(n / 3600) % 24).padStart(2, "0")}${String(Math.floor(n / 60) % 60).padStart(2, "0")}${String(n % 60).padStart(2, "0")}`;
-  const id = `${stamp}-B${n}`;
-  return { ...a, id, collected_at: stamp, published_at: stamp, story_id: id };
-}
+const sample = await sampleArticles();
+const copy = (n: number): ArticleDetail => copyOf(sample, n, months);
 
 const client = openSearchClient({ urls: [url], requestTimeoutMs: 120_000 });
 const loadBefore = loadAverage();
@@ -50,24 +42,16 @@ const indexes: OpenSearchIndex[] = [];
 const lines: string[] = [];
 try {
   for (const mode of modes) {
-    const index = new OpenSearchIndex(client, { prefix: `bench-bulk-${mode}-${stamp}` });
+    const { rate, index } = await bulkRate(client, {
+      prefix: `bench-bulk-${mode}-${stamp}`,
+      sample,
+      total,
+      months,
+      batch,
+      refreshEach: mode === "write",
+    });
     indexes.push(index);
-    // Create the monthly indices first: index creation is not ingest.
-    await index.write(Array.from({ length: months }, (_, m) => copy(m)));
-    let written = months;
-    const started = performance.now();
-    const load = async (): Promise<void> => {
-      while (written < total) {
-        const articles = Array.from({ length: Math.min(batch, total - written) }, (_, i) => copy(written + i));
-        const result = await index.write(articles);
-        if (result.inserted !== articles.length) throw new Error(`expected ${articles.length} inserted, got ${result.inserted}`);
-        written += articles.length;
-      }
-    };
-    if (mode === "bulk-load") await index.bulkLoad(load);
-    else await load();
-    const seconds = (performance.now() - started) / 1000;
-    if ((await index.count()) !== total) throw new Error(`${mode}: expected ${total} searchable when the load returned`);
+    const seconds = rate.seconds;
     lines.push(
       `bulk ingest (${mode}): ${total - months} articles in ${seconds.toFixed(1)} s = ${Math.round((total - months) / seconds)} records/s ` +
         `(batches of ${batch}, ${months} monthly indices, load average now ${loadAverage()})`,
@@ -97,11 +81,6 @@ try {
   console.log(`Machine: ${machine()}. Load average before / after: ${loadBefore} -> ${loadAverage()}.`);
   for (const line of lines) console.log(line);
 } finally {
-  for (const index of indexes) {
-    const { body } = await client.indices.get({ index: `${index.names.prefix}-*` });
-    const names = Object.keys(body);
-    if (names.length > 0) await client.indices.delete({ index: names.join(",") });
-    await client.indices.deleteIndexTemplate({ name: index.names.articleTemplate }, { ignore: [404] });
-  }
+  for (const index of indexes) await dropBulk(client, index);
   await client.close();
 }

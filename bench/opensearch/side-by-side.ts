@@ -14,6 +14,8 @@ import { findJdk, jdkAt, type Jdk } from "./jdk.js";
 import { findUpScript, freePort, startNode } from "./node.js";
 import { SIDE_ROWS, type SideRow } from "./paired-queries.js";
 import { loadScaled, scaledEnv, type ScaledLoad } from "./scaled-shape.js";
+import { bulkRate, dropBulk, sampleArticles, type BulkRate } from "./bulk-rate.js";
+import { openSearchClient } from "../../src/adapters/opensearch/client.js";
 
 // Three columns on one machine and one generated corpus (issue 27; the fair
 // anchor of issue 33):
@@ -81,6 +83,8 @@ export interface SideBySide {
   embeddedPartitions: number;
   embeddedIndexBytes: number;
   scaled: ScaledLoad;
+  /** Bulk ingest into the node, the write alone (bulk-rate.ts), with the load average after it. */
+  bulk: BulkRate & { loadAfter: string };
   warmUp: { seconds: number; windows: number[]; stable: boolean };
   rows: Row[];
   throughput: ThroughputRow[];
@@ -92,6 +96,8 @@ const WARM_WINDOW_SECONDS = 4;
 const WARM_STABLE = 0.05;
 const WARM_MAX_SECONDS = 120;
 const THROUGHPUT_ROUNDS = 2;
+/** The bulk ingest rate: this many sample copies into 3 monthly indices, in ingest's batches of 2,000. */
+const BULK_ARTICLES = 60_000;
 
 /** Why the side by side cannot run here, or undefined when it can. */
 export function sideBySideUnavailable(o: Pick<SideBySideOptions, "repoRoot" | "script" | "javaHome">): string | undefined {
@@ -161,6 +167,8 @@ export async function sideBySide(o: SideBySideOptions): Promise<SideBySide> {
       reuse: o.reuse,
     });
     console.error(`  ${scaled.articles} articles, merged to one segment per month in ${scaled.mergeSeconds.toFixed(0)} s`);
+    const bulk = await measureBulk(node.origin);
+    console.error(`side by side: bulk ingest into the node ${Math.round(bulk.perSecond)} records/s`);
 
     const control = {
       NEWSINDEX_CONTROL_STORE: "postgres",
@@ -300,6 +308,7 @@ export async function sideBySide(o: SideBySideOptions): Promise<SideBySide> {
       embeddedPartitions: monthlyIndexes(embeddedDir),
       embeddedIndexBytes: bytesUnder(join(embeddedDir, "index")),
       scaled,
+      bulk,
       warmUp,
       rows,
       throughput,
@@ -312,6 +321,22 @@ export async function sideBySide(o: SideBySideOptions): Promise<SideBySide> {
     await proxy.close();
     await dropSchema(o.databaseUrl, schema);
     await (stopping ?? node.stop());
+  }
+}
+
+/** Bulk ingest into the node, the write alone, under a prefix of its own removed afterwards. */
+async function measureBulk(origin: string): Promise<BulkRate & { loadAfter: string }> {
+  const client = openSearchClient({ urls: [origin], requestTimeoutMs: 120_000 });
+  const sample = await sampleArticles();
+  const prefix = `bench-bulk-${Date.now()}`;
+  let index: Awaited<ReturnType<typeof bulkRate>>["index"] | undefined;
+  try {
+    const measured = await bulkRate(client, { prefix, sample, total: BULK_ARTICLES, months: 3, batch: 2000 });
+    index = measured.index;
+    return { ...measured.rate, loadAfter: loadAverage() };
+  } finally {
+    if (index) await dropBulk(client, index);
+    await client.close();
   }
 }
 
@@ -416,6 +441,7 @@ export function renderSideBySide(r: SideBySide, o: SideBySideOptions, command: s
             `| scaled API p50 <= ${row.row.targetMs} ms${row.row.targetMs === 300 ? " at 1M" : ""}: ${row.row.name} | ${ms(row.scaled.p50)} ms | ${verdict(row.scaled.p50 <= row.row.targetMs, `${(row.scaled.p50 / row.row.targetMs).toFixed(1)}x over`)} |`,
           ],
     ),
+    `| bulk ingest into the node >= 5,000 records/s (write alone) | ${Math.round(r.bulk.perSecond).toLocaleString("en")} /s | ${verdict(r.bulk.perSecond >= 5000, `${(5000 / r.bulk.perSecond).toFixed(2)}x short`)} |`,
     ...r.throughput
       .filter((t) => t.name === "keyword")
       .map((t) => {
@@ -432,6 +458,8 @@ export function renderSideBySide(r: SideBySide, o: SideBySideOptions, command: s
     `Command: \`${command}\`.`,
     "",
     `Corpus: ${r.corpusArticles.toLocaleString("en")} articles from the generator above (${o.months} months from 2024-01, seed 1). Embedded: ingested with story clustering${r.embeddedIngestSeconds === undefined ? " (kept from an earlier run, --reuse)" : ` in ${r.embeddedIngestSeconds.toFixed(0)} s`}, ${r.embeddedPartitions} monthly indexes, ${mib(r.embeddedIndexBytes)} (${perArticle(r.embeddedIndexBytes, r.corpusArticles)}, stories and control store apart). Scaled: the same pipeline with \`NEWSINDEX_INDEX=opensearch\`${r.scaled.ingest ? ` at ${r.scaled.ingest.perSecond.toLocaleString("en")} records/s (${r.scaled.ingest.seconds.toFixed(0)} s, parse, derive and cluster included, no embedding)` : " (kept from an earlier run, --reuse)"}, ${r.scaled.articles.toLocaleString("en")} articles in monthly indices of 1 shard, no replica, sorted on disk by published_at then id (desc), merged to one segment each before timing (${r.scaled.mergeSeconds.toFixed(0)} s), ${mib(r.scaled.storeBytes)} (${perArticle(r.scaled.storeBytes, r.scaled.articles)}, no vectors); control store PostgreSQL, a schema of its own.`,
+    "",
+    `Bulk ingest into the node, the write alone (\`bench/opensearch/bulk-rate.ts\`: ${r.bulk.articles.toLocaleString("en")} copies of the bundled sample's real articles into 3 new monthly indices, \`OpenSearchIndex.write\` in ingest's batches of 2,000 inside \`bulkLoad\`; parsing, deriving, clustering and embedding excluded; after the scaled index was loaded, before anything is timed): ${Math.round(r.bulk.perSecond).toLocaleString("en")} records/s (${r.bulk.seconds.toFixed(1)} s; load average after ${r.bulk.loadAfter}).`,
     "",
     `Warm-up: the whole mix on all three columns in windows of ${WARM_WINDOW_SECONDS} s until two successive windows' raw p50 differed by less than ${WARM_STABLE * 100}% (at most ${WARM_MAX_SECONDS} s): ${r.warmUp.seconds.toFixed(0)} s, raw p50 per window ${r.warmUp.windows.map((w) => ms(w)).join(", ")} ms${r.warmUp.stable ? "" : " (**not stable within the bound**)"}.`,
     "",
