@@ -350,16 +350,22 @@ async function dropSchema(url: string, schema: string): Promise<void> {
   }
 }
 
-/** Each call in turn (a, b, c, a, b, c, ...) for about `seconds` after a second's warm-up; each one's latency in ms. */
+/**
+ * Each call in turn for about `seconds` after a second's warm-up, the first of a round moving on by one each round
+ * (a, b, c, then b, c, a, then c, a, b, ...): each column follows each other equally often, so none always runs on
+ * the caches the one before it warmed or evicted (raw always after scaled replayed the very request the scaled API
+ * had just sent). Each one's latency in ms.
+ */
 async function timeRoundRobin(calls: Array<() => Promise<unknown>>, seconds: number): Promise<Latency[]> {
   const warm = performance.now() + 1000;
   while (performance.now() < warm) for (const call of calls) await call();
   const samples: number[][] = calls.map(() => []);
   const end = performance.now() + seconds * 1000;
-  while (performance.now() < end) {
-    for (const [i, call] of calls.entries()) {
+  for (let round = 0; performance.now() < end; round++) {
+    for (let k = 0; k < calls.length; k++) {
+      const i = (round + k) % calls.length;
       const t = performance.now();
-      await call();
+      await calls[i]?.();
       samples[i]?.push(performance.now() - t);
     }
   }
@@ -463,7 +469,7 @@ export function renderSideBySide(r: SideBySide, o: SideBySideOptions, command: s
     "",
     `Warm-up: the whole mix on all three columns in windows of ${WARM_WINDOW_SECONDS} s until two successive windows' raw p50 differed by less than ${WARM_STABLE * 100}% (at most ${WARM_MAX_SECONDS} s): ${r.warmUp.seconds.toFixed(0)} s, raw p50 per window ${r.warmUp.windows.map((w) => ms(w)).join(", ")} ms${r.warmUp.stable ? "" : " (**not stable within the bound**)"}.`,
     "",
-    `Latency in ms, p50 / p99: one keep-alive client per column (undici), calls in turn (embedded, scaled, raw, embedded, ...), ${o.seconds} s per row after 1 s of the row; bodies read in full. Raw: the requests the scaled API sent the node for that call (captured through a recording proxy; the month catalog read, cached for a second, left out), replayed one after another; "requests" counts them.`,
+    `Latency in ms, p50 / p99: one keep-alive client per column (undici), calls in turn, the first of each round moving on by one (embedded, scaled, raw, then scaled, raw, embedded, ...), ${o.seconds} s per row after 1 s of the row; bodies read in full. Raw: the requests the scaled API sent the node for that call (captured through a recording proxy; the month catalog read, cached for a second, left out), replayed one after another; "requests" counts them.`,
     "",
     "| row | API path | requests | embedded p50 / p99 | scaled p50 / p99 | raw p50 / p99 | scaled / raw, p50 | embedded / raw, p50 |",
     "|---|---|---:|---:|---:|---:|---:|---:|",
