@@ -130,13 +130,13 @@ start_api() {
   local i=$1 dir="$BASE/api/r$1" feed=()
   if pid_alive "$(read_pid "$dir/pid")"; then log "api r$i already runs"; return; fi
   mkdir -p "$dir"
-  # A replay clock (`serve --now`): the replicas behave as of that UTC instant, e.g. just after a sample's files.
-  [ -z "${NEWSINDEX_CLUSTER_NOW:-}" ] || feed+=(--now "$NEWSINDEX_CLUSTER_NOW")
   case "${NEWSINDEX_CLUSTER_FEED:-}" in
     off) ;;
     "") feed=(--follow) ;;
     *) feed=(--follow "$NEWSINDEX_CLUSTER_FEED") ;;
   esac
+  # A replay clock (`serve --now`): the replicas behave as of that UTC instant, e.g. just after a sample's files.
+  [ -z "${NEWSINDEX_CLUSTER_NOW:-}" ] || feed+=(--now "$(replay_now)")
   (
     cluster_env
     # Embedding runs after ingest (`ingest` below), not on every replica.
@@ -155,6 +155,17 @@ start_api() {
   ) &
   echo $! >"$dir/pid"
   log "api r$i starting on 127.0.0.1:$(api_port "$i") (ready: 127.0.0.1:$(ops_port "$i")/ready)"
+}
+
+# The replay clock runs from the instant the replicas were started together (`up`), so a replica started again
+# later reads the same time as the others: watch leases and due times are compared across replicas.
+replay_now() {
+  local anchor="$BASE/api/replay-clock" start at
+  if [ ! -f "$anchor" ] || [ "$(cut -d' ' -f1 "$anchor")" != "$NEWSINDEX_CLUSTER_NOW" ]; then
+    echo "$NEWSINDEX_CLUSTER_NOW $(date -u +%s)" >"$anchor"
+  fi
+  read -r start at <"$anchor"
+  date -u -d "@$(($(date -u -d "${start:0:8} ${start:8:2}:${start:10:2}:${start:12:2}" +%s) + $(date -u +%s) - at))" +%Y%m%d%H%M%S
 }
 
 wait_ready() {
@@ -238,6 +249,9 @@ cmd_up() {
   start_postgres
   wait
   wait_opensearch 1
+  # No replica runs: the replay clock (if any) starts again from NEWSINDEX_CLUSTER_NOW.
+  [ -n "$(cmd_pids | grep '^api ' || true)" ] || rm -f "$BASE/api/replay-clock"
+  mkdir -p "$BASE/api"
   for i in "${NODES[@]}"; do start_api "$i"; done
   for i in "${NODES[@]}"; do wait_ready "$i"; done
   start_haproxy
