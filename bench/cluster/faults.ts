@@ -1,9 +1,11 @@
 // Faults under load through the local cluster (deploy/local/cluster.sh): 16 clients of mixed calls through HAProxy
 // while one API replica (the feed's follower) is killed with -9, then one OpenSearch node, then PostgreSQL is
-// restarted. Checks what a user would notice: no answer outside the contract (a 5xx is only 503
-// upstream_unavailable with its JSON body), every sampled article found while the node is down, no credit drift
-// (the sum of x-credits-charged equals the growth of credits_used), no webhook delivery twice, the follower handed
-// over within one poll interval, and calls answering again after PostgreSQL is back without a replica restart.
+// restarted; meanwhile another replica is stopped with SIGTERM (it drains). Checks what a user would notice: no
+// answer outside the contract (a 5xx is only 503 upstream_unavailable with its JSON body), no call refused while a
+// replica drains, every sampled article found while the node is down, no credit drift (the sum of
+// x-credits-charged equals the growth of credits_used), no watch run and no webhook delivery done twice, the
+// follower handed over within one poll interval, and calls answering again after PostgreSQL is back without a
+// replica restart.
 //
 //   npm run bench:cluster            (starts the cluster if needed, ingests the bundled sample when it is empty)
 //   node --import tsx bench/cluster/faults.ts --report bench/CLUSTER-RESULTS.md
@@ -13,6 +15,7 @@ import { appendFileSync, readFileSync, readdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import pg from "pg";
 import { request } from "undici";
 import { startHttpsReceiver } from "../../test/support/https-receiver.js";
 
@@ -22,6 +25,9 @@ const BASE = process.env.NEWSINDEX_CLUSTER_DIR ?? "/var/tmp/newsindex-cluster";
 const LB = `http://127.0.0.1:${process.env.NEWSINDEX_CLUSTER_PORT ?? "8088"}`;
 const CLIENTS = 16;
 const POLL_SECONDS = 5;
+const SCHEMA = "newsindex_cluster";
+const DATABASE_URL = process.env.NEWSINDEX_CLUSTER_DATABASE_URL ?? "postgres://postgres@127.0.0.1:15432/postgres";
+const WATCH_QUERIES = ["police", "election", "market", "court"];
 
 const { values: args } = parseArgs({ options: { report: { type: "string" } } });
 
@@ -122,6 +128,44 @@ async function creditsUsed(key: string): Promise<number> {
   }
 }
 
+/**
+ * What the watches did: how many ran (a run sets `last_run_at`), the events they recorded (their events lists),
+ * and how many runs were charged (the tenant's `watch runs` usage counter, one per run done).
+ */
+async function watchRuns(
+  watchKey: string,
+  tenant: string,
+  ids: readonly string[],
+): Promise<{ ran: number; events: number; charged: number }> {
+  let ran = 0;
+  let events = 0;
+  for (const id of ids) {
+    const watch = await call(watchKey, `/watches/${id}`);
+    if (watch.status === 200 && (JSON.parse(watch.text) as { last_run_at: string | null }).last_run_at !== null) ran++;
+    let after = "";
+    for (;;) {
+      const page = await call(watchKey, `/watches/${id}/events?limit=100${after ? `&after=${after}` : ""}`);
+      if (page.status !== 200) break;
+      const body = JSON.parse(page.text) as { events: unknown[]; next_after: string | null };
+      events += body.events.length;
+      if (body.next_after === null || body.events.length === 0) break;
+      after = encodeURIComponent(body.next_after);
+    }
+  }
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ calls: string | null }>(
+      `SELECT sum(u.calls) AS calls FROM ${SCHEMA}.usage_days u JOIN ${SCHEMA}.tenants t ON t.id = u.tenant_id
+        WHERE t.name = $1 AND u.operation = 'watch runs'`,
+      [tenant],
+    );
+    return { ran, events, charged: Number(rows[0]?.calls ?? 0) };
+  } finally {
+    await client.end();
+  }
+}
+
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** The replica whose log last says it follows the feed (its number, 1-3). */
@@ -176,7 +220,8 @@ async function main(): Promise<void> {
         .map((f) => join(sample, f)),
     );
   }
-  const watchKey = /^KEY (\S+)$/m.exec(cluster("key", `faults-${Date.now()}`))?.[1];
+  const watchTenant = `faults-${Date.now()}`;
+  const watchKey = /^KEY (\S+)$/m.exec(cluster("key", watchTenant))?.[1];
   if (watchKey === undefined) throw new Error("no key for the watches' tenant");
 
   // Articles to find while a node is down: ids of every sampled month.
@@ -188,14 +233,19 @@ async function main(): Promise<void> {
   const sample = [...ids];
   log(`${sample.length} articles sampled`);
 
-  // Watches of another tenant (their runs are charged to it, not to the load's key), each due at once, with a webhook.
-  for (const q of ["police", "election", "market", "court"]) {
-    const res = await call(watchKey, "/watches", {
-      method: "POST",
-      body: { q, interval_minutes: 60, minimum_outlets: 1, notify_on: ["new_story"], webhook_url: receiver.url("localhost") },
-    });
-    if (res.status !== 201) log(`watch not created: ${res.status} ${res.text.slice(0, 200)}`);
-  }
+  // Watches of another tenant (their runs are charged to it, not to the load's key), each due at once, with a
+  // webhook: one run each in this run (interval 60 min), every story of the sample's last half hour a new_story.
+  const watchIds: string[] = [];
+  const createWatches = async (): Promise<void> => {
+    for (const q of WATCH_QUERIES) {
+      const res = await call(watchKey, "/watches", {
+        method: "POST",
+        body: { q, interval_minutes: 60, minimum_outlets: 1, notify_on: ["new_story"], webhook_url: receiver.url("localhost") },
+      });
+      if (res.status === 201) watchIds.push((JSON.parse(res.text) as { id: string }).id);
+      else log(`watch not created: ${res.status} ${res.text.slice(0, 200)}`);
+    }
+  };
 
   const usedBefore = await creditsUsed(key);
   const chargedBefore = tally.charged;
@@ -206,7 +256,11 @@ async function main(): Promise<void> {
   });
   const results: string[] = [];
   phase = "steady";
-  await sleep(10_000);
+  // The first watches run and deliver under load; the second batch is due as the follower is killed.
+  await createWatches();
+  await sleep(8_000);
+  await createWatches();
+  await sleep(2_000);
 
   // 1. kill -9 the replica following the feed.
   const lead = follower();
@@ -231,6 +285,26 @@ async function main(): Promise<void> {
   phase = "api-restart";
   if (lead !== undefined) await clusterAsync("start", "api", String(lead));
   log(`api r${lead} back`);
+
+  // 1b. SIGTERM to a replica that does not follow the feed: it drains (readiness fails, calls under way are
+  // answered), HAProxy takes it out and retries on another replica what it refuses; no client sees an error.
+  const following = follower();
+  const drained = [1, 2, 3].find((m) => m !== following && m !== lead) ?? 1;
+  const drainedPid = Number(readFileSync(join(BASE, `api/r${drained}/pid`), "utf8"));
+  phase = "api-sigterm";
+  const termAt = Date.now();
+  const callsBefore = tally.calls;
+  process.kill(drainedPid, "SIGTERM");
+  log(`SIGTERM to api r${drained} (pid ${drainedPid})`);
+  while (pids("api").includes(drainedPid) && Date.now() - termAt < 40_000) await sleep(250);
+  const drainedIn = Date.now() - termAt;
+  const sigtermOutside = tally.outside.filter((o) => o.includes(" api-sigterm ")).length;
+  results.push(
+    `SIGTERM to api r${drained} under load: exited after ${(drainedIn / 1000).toFixed(1)} s; ${tally.calls - callsBefore} calls meanwhile, ${tally.unavailable.get("api-sigterm") ?? 0} answered 503, ${sigtermOutside} outside the contract`,
+  );
+  phase = "api-sigterm-restart";
+  await clusterAsync("start", "api", String(drained));
+  log(`api r${drained} back`);
 
   // 2. kill -9 one OpenSearch node; every sampled article must still be found.
   phase = "node-killed";
@@ -321,11 +395,20 @@ async function main(): Promise<void> {
     `credits: sum of x-credits-charged ${charged}; credits_used grew ${usedAfter - usedBefore} (drift ${usedAfter - usedBefore - charged})`,
   );
 
-  // A delivery (one event to its webhook) has an id: received twice, it was done twice (the receiver never fails one).
-  const events = receiver.requests.map((r) => String(r.headers["x-service-delivery"]));
-  const twice = events.filter((e, i) => events.indexOf(e) !== i);
+  // A delivery is one event of one watch to its webhook: received twice, it was done twice (the receiver never
+  // fails one, so no delivery is retried).
+  const received = receiver.requests.map((r) => {
+    const body = JSON.parse(r.body) as { watch_id: string; event: { id: string } };
+    return `${body.watch_id} ${body.event.id}`;
+  });
+  const deliveryIds = new Set(receiver.requests.map((r) => String(r.headers["x-service-delivery"])));
+  const twice = received.filter((e, i) => received.indexOf(e) !== i);
+  const runs = await watchRuns(watchKey, watchTenant, watchIds);
   results.push(
-    `webhook deliveries: ${events.length} received, ${new Set(events).size} distinct events, ${twice.length} received twice`,
+    `watches: ${watchIds.length} created (two batches, the second 2 s before the kill); ${runs.ran} ran; watch runs charged ${runs.charged} (${Math.max(0, runs.charged - runs.ran)} done twice); ${runs.events} events recorded`,
+  );
+  results.push(
+    `webhook deliveries: ${received.length} received (${deliveryIds.size} delivery ids), ${new Set(received).size} distinct events, ${twice.length} received twice; ${runs.events - new Set(received).size} recorded events not delivered by the end`,
   );
   results.push(
     `calls: ${tally.calls}; by status ${JSON.stringify(Object.fromEntries(tally.byStatus))}; 503 upstream_unavailable by phase ${JSON.stringify(Object.fromEntries(tally.unavailable))}`,
@@ -345,6 +428,9 @@ async function main(): Promise<void> {
   if (args.report) appendFileSync(args.report, report);
   const ok =
     tally.outside.length === 0 &&
+    (tally.unavailable.get("api-sigterm") ?? 0) === 0 &&
+    received.length > 0 &&
+    runs.charged <= runs.ran &&
     found === sample.length &&
     usedAfter - usedBefore === charged &&
     twice.length === 0 &&
