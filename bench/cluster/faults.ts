@@ -22,7 +22,10 @@ import { startHttpsReceiver } from "../../test/support/https-receiver.js";
 const ROOT = new URL("../../", import.meta.url).pathname;
 const CLUSTER = join(ROOT, "deploy/local/cluster.sh");
 const BASE = process.env.NEWSINDEX_CLUSTER_DIR ?? "/var/tmp/newsindex-cluster";
-const LB = `http://127.0.0.1:${process.env.NEWSINDEX_CLUSTER_PORT ?? "8088"}`;
+const LB_PORT = Number(process.env.NEWSINDEX_CLUSTER_PORT ?? "8088");
+const LB = `http://127.0.0.1:${LB_PORT}`;
+/** HAProxy's statistics (cluster.sh: the port after the balancer's). */
+const LB_STATS = `http://127.0.0.1:${LB_PORT + 1}/stats;csv`;
 const CLIENTS = 16;
 const POLL_SECONDS = 5;
 const SCHEMA = "newsindex_cluster";
@@ -168,6 +171,28 @@ async function watchRuns(
   }
 }
 
+/** Calls HAProxy sent again (to the same replica or another) and sent to another replica, so far. */
+async function balancerRetries(): Promise<{ retries: number; redispatches: number }> {
+  const res = await request(LB_STATS);
+  const [header = "", ...rows] = (await res.body.text()).split("\n");
+  const columns = header.replace(/^# /, "").split(",");
+  const column = (row: string[], name: string): number => Number(row[columns.indexOf(name)] ?? 0);
+  for (const line of rows) {
+    const row = line.split(",");
+    if (row[0] === "replicas" && row[1] === "BACKEND")
+      return { retries: column(row, "wretr"), redispatches: column(row, "wredis") };
+  }
+  throw new Error("no backend `replicas` in HAProxy's statistics");
+}
+
+/** What HAProxy retried between two readings, as a report's words. */
+function retriedSince(
+  before: { retries: number; redispatches: number },
+  after: { retries: number; redispatches: number },
+): string {
+  return `HAProxy retried ${after.retries - before.retries} calls, ${after.redispatches - before.redispatches} on another replica`;
+}
+
 /** One delivery: an event of a watch. */
 function deliveryOf(request: { body: string }): string {
   const body = JSON.parse(request.body) as { watch_id: string; event: { id: string } };
@@ -281,6 +306,7 @@ async function main(): Promise<void> {
   const apiPids = pids("api");
   const victim = lead === undefined ? undefined : Number(readFileSync(join(BASE, `api/r${lead}/pid`), "utf8"));
   phase = "api-killed";
+  const retriesBeforeKill = await balancerRetries();
   const killedAt = Date.now();
   if (victim !== undefined && apiPids.includes(victim)) process.kill(victim, "SIGKILL");
   log(`killed api r${lead} (pid ${victim}), the follower`);
@@ -296,6 +322,11 @@ async function main(): Promise<void> {
     `follower handover after kill -9: ${handover === undefined ? "none within 20 s" : `${(handover / 1000).toFixed(1)} s`} (poll interval ${POLL_SECONDS} s)`,
   );
   await sleep(5_000);
+  const killRetried = retriedSince(retriesBeforeKill, await balancerRetries());
+  const killOutside = tally.outside.filter((o) => o.includes(" api-killed ")).length;
+  results.push(
+    `while the follower was down: ${killRetried}; ${tally.unavailable.get("api-killed") ?? 0} calls answered 503, ${killOutside} outside the contract`,
+  );
   phase = "api-restart";
   if (lead !== undefined) await clusterAsync("start", "api", String(lead));
   log(`api r${lead} back`);
@@ -306,6 +337,7 @@ async function main(): Promise<void> {
   const drained = [1, 2, 3].find((m) => m !== following && m !== lead) ?? 1;
   const drainedPid = Number(readFileSync(join(BASE, `api/r${drained}/pid`), "utf8"));
   phase = "api-sigterm";
+  const retriesBeforeTerm = await balancerRetries();
   const termAt = Date.now();
   const callsBefore = tally.calls;
   process.kill(drainedPid, "SIGTERM");
@@ -314,7 +346,7 @@ async function main(): Promise<void> {
   const drainedIn = Date.now() - termAt;
   const sigtermOutside = tally.outside.filter((o) => o.includes(" api-sigterm ")).length;
   results.push(
-    `SIGTERM to api r${drained} under load: exited after ${(drainedIn / 1000).toFixed(1)} s; ${tally.calls - callsBefore} calls meanwhile, ${tally.unavailable.get("api-sigterm") ?? 0} answered 503, ${sigtermOutside} outside the contract`,
+    `SIGTERM to api r${drained} under load: exited after ${(drainedIn / 1000).toFixed(1)} s; ${tally.calls - callsBefore} calls meanwhile, ${tally.unavailable.get("api-sigterm") ?? 0} answered 503, ${sigtermOutside} outside the contract; ${retriedSince(retriesBeforeTerm, await balancerRetries())}`,
   );
   phase = "api-sigterm-restart";
   await clusterAsync("start", "api", String(drained));

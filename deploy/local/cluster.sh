@@ -12,7 +12,7 @@
 #   deploy/local/cluster.sh down               stop everything it started (data stays in the cluster directory)
 #
 # Settings (environment): NEWSINDEX_CLUSTER_DIR (/var/tmp/newsindex-cluster; must be reachable by user `os`),
-# NEWSINDEX_CLUSTER_PORT (8088), NEWSINDEX_CLUSTER_DATABASE_URL (unset: a PostgreSQL of its own on 127.0.0.1:15432),
+# NEWSINDEX_CLUSTER_PORT (8088; the balancer's statistics on the next port), NEWSINDEX_CLUSTER_DATABASE_URL (unset: a PostgreSQL of its own on 127.0.0.1:15432),
 # NEWSINDEX_CLUSTER_FEED (the feed replicas follow; unset: GDELT's; off: none), NEWSINDEX_CLUSTER_EMBED (on|off,
 # embedding after ingest), NEWSINDEX_CLUSTER_NOW (a replay clock, YYYYMMDDHHMMSS), NEWSINDEX_OPENSEARCH_SHARDS (3),
 # NEWSINDEX_FOLLOW_POLL_SECONDS (60), HEAP (384m).
@@ -20,6 +20,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BASE=${NEWSINDEX_CLUSTER_DIR:-/var/tmp/newsindex-cluster}
 LB_PORT=${NEWSINDEX_CLUSTER_PORT:-8088}
+# The balancer's own statistics (CSV at /stats;csv: per replica, calls retried and redispatched), on loopback.
+STATS_PORT=$((LB_PORT + 1))
 HEAP=${HEAP:-384m}
 NODES=(1 2 3)
 # Away from a single node's 9200/19200 and the test node's 19300: several clusters may share a machine.
@@ -218,6 +220,11 @@ defaults
   errorfile 503 $BASE/upstream-unavailable.http
   errorfile 504 $BASE/upstream-unavailable.http
 
+frontend stats
+  bind 127.0.0.1:$STATS_PORT
+  stats enable
+  stats uri /stats
+
 frontend api
   bind 127.0.0.1:$LB_PORT
   http-request disable-l7-retry if !METH_GET
@@ -232,7 +239,7 @@ EOF
   } >"$BASE/haproxy.cfg"
   haproxy -c -q -f "$BASE/haproxy.cfg"
   haproxy -D -f "$BASE/haproxy.cfg"
-  log "haproxy on 127.0.0.1:$LB_PORT"
+  log "haproxy on 127.0.0.1:$LB_PORT (statistics: 127.0.0.1:$STATS_PORT/stats)"
 }
 
 # --- commands ---------------------------------------------------------------------------------------------------
