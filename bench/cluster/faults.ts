@@ -446,6 +446,7 @@ async function main(): Promise<void> {
   const distinctReceived = (): number => new Set(receiver.requests.map(deliveryOf)).size;
   let runs = await watchRuns(watchKey, watchTenant, watchIds);
   const ranAtLoadEnd = runs.ran;
+  const loadEndAfterKill = (Date.now() - killedAt) / 1000;
   log(`${runs.ran} of ${watchIds.length} watches ran; waiting for the others' leases`);
   while ((runs.ran < watchIds.length || distinctReceived() < runs.events) && Date.now() - killedAt < WATCH_LEASE_MS + 120_000) {
     await sleep(5_000);
@@ -458,7 +459,7 @@ async function main(): Promise<void> {
   const deliveryIds = new Set(receiver.requests.map((r) => String(r.headers["x-service-delivery"])));
   const twice = received.filter((e, i) => received.indexOf(e) !== i);
   results.push(
-    `watches: ${watchIds.length} created (four at once, four 2 s before the kill); ${ranAtLoadEnd} ran during the load, ${runs.ran} by ${lastRunAfterKill.toFixed(0)} s after the kill (the others had been claimed by the killed replica: taken over when its 5-minute lease ran out); watch runs charged ${runs.charged} (${Math.max(0, runs.charged - runs.ran)} done twice); ${runs.events} events recorded`,
+    `watches: ${watchIds.length} created (four at once, four 2 s before the kill); ${ranAtLoadEnd} had run ${loadEndAfterKill.toFixed(0)} s after the kill, ${runs.ran} by ${lastRunAfterKill.toFixed(0)} s${ranAtLoadEnd < runs.ran ? " (the others were claimed by the killed replica: taken over once its 5-minute lease ran out)" : ""}; watch runs charged ${runs.charged} (${Math.max(0, runs.charged - runs.ran)} done twice); ${runs.events} events recorded`,
   );
   results.push(
     `webhook deliveries: ${received.length} received (${deliveryIds.size} delivery ids), ${new Set(received).size} distinct events, ${twice.length} received twice; ${runs.events - new Set(received).size} recorded events not delivered by the end`,
