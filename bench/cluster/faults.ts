@@ -106,6 +106,9 @@ async function mixed(key: string, ids: readonly string[], i: number): Promise<vo
     const res = await call(key, path);
     tally.byStatus.set(res.status, (tally.byStatus.get(res.status) ?? 0) + 1);
     tally.charged += Number(res.headers["x-credits-charged"] ?? 0);
+    // A client that calls again at once when refused spends the key's message rate on refusals (they count),
+    // and is then refused everything: each client waits as told.
+    if (res.status === 429) await sleep(retryAfterMs(res.headers));
     if (res.status >= 500) {
       let code: unknown;
       try {
@@ -191,6 +194,12 @@ function retriedSince(
   after: { retries: number; redispatches: number },
 ): string {
   return `HAProxy retried ${after.retries - before.retries} calls, ${after.redispatches - before.redispatches} on another replica`;
+}
+
+/** How long a 429 says to wait before calling again. */
+function retryAfterMs(headers: Record<string, string | string[] | undefined>): number {
+  const seconds = Number(headers["retry-after"]);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000;
 }
 
 /** One delivery: an event of a watch. */
@@ -366,6 +375,12 @@ async function main(): Promise<void> {
     for (let attempt = 1; attempt <= 3; attempt++) {
       const res = await call(key, `/doc/${encodeURIComponent(id)}`);
       tally.charged += Number(res.headers["x-credits-charged"] ?? 0);
+      // The key's rate, spent by the clients: not an answer about the article.
+      if (res.status === 429) {
+        await sleep(retryAfterMs(res.headers));
+        attempt--;
+        continue;
+      }
       if (res.status === 200) {
         found++;
         if (attempt === 1) foundFirst++;
