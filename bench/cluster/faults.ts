@@ -75,7 +75,7 @@ function pids(kind: string): number[] {
     .map((l) => Number(l.split(" ")[1]));
 }
 
-async function call(key: string, path: string, init: { method?: "GET" | "POST"; body?: unknown } = {}) {
+async function call(key: string, path: string, init: { method?: "GET" | "POST" | "DELETE"; body?: unknown } = {}) {
   const res = await request(`${LB}${path}`, {
     method: init.method ?? "GET",
     headers: { "x-api-key": key, ...(init.body === undefined ? {} : { "content-type": "application/json" }) },
@@ -248,9 +248,12 @@ async function main(): Promise<void> {
   for (const pid of pids("api")) process.kill(pid, "SIGTERM");
   // A replica drains for 7 s before it closes.
   while (pids("api").length > 0) await sleep(1000);
-  const up = cluster("up");
-  const key = /^KEY (\S+)$/m.exec(up)?.[1];
-  if (key === undefined) throw new Error(`cluster.sh up printed no key:\n${up}`);
+  cluster("up");
+  // A tenant of this run's own: each run starts the replay clock again from the same instant, and a key's rate
+  // buckets, stamped with a previous run's later replay times, would refill only once the clock passed them.
+  const runId = Date.now();
+  const key = /^KEY (\S+)$/m.exec(cluster("key", `faults-load-${runId}`))?.[1];
+  if (key === undefined) throw new Error("no key for the load's tenant");
   // The balancer sends calls to the restarted replicas after two passed checks.
   let count = await call(key, "/search?limit=1");
   for (let i = 0; i < 60 && count.status !== 200; i++) {
@@ -268,7 +271,7 @@ async function main(): Promise<void> {
         .map((f) => join(sample, f)),
     );
   }
-  const watchTenant = `faults-${Date.now()}`;
+  const watchTenant = `faults-watches-${runId}`;
   const watchKey = /^KEY (\S+)$/m.exec(cluster("key", watchTenant))?.[1];
   if (watchKey === undefined) throw new Error("no key for the watches' tenant");
 
@@ -486,6 +489,8 @@ async function main(): Promise<void> {
     `answers outside the contract: ${tally.outside.length}${tally.outside.length ? `\n    ${tally.outside.slice(0, 10).join("\n    ")}` : ""}`,
   );
   results.push(`replicas alive at the end: ${apiAlive} of 3; OpenSearch node n3 back before the end: ${nodeBack}`);
+  // The watches go with the run: a later run's replay clock would find them due again.
+  for (const id of watchIds) await call(watchKey, `/watches/${id}`, { method: "DELETE" });
   await receiver.close();
   void nodeStart;
 
