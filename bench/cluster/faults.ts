@@ -1,9 +1,11 @@
 // Faults under load through the local cluster (deploy/local/cluster.sh): 16 clients of mixed calls through HAProxy
 // while one API replica (the feed's follower) is killed with -9, then one OpenSearch node, then PostgreSQL is
-// restarted. Checks what a user would notice: no answer outside the contract (a 5xx is only 503
-// upstream_unavailable with its JSON body), every sampled article found while the node is down, no credit drift
-// (the sum of x-credits-charged equals the growth of credits_used), no webhook delivery twice, the follower handed
-// over within one poll interval, and calls answering again after PostgreSQL is back without a replica restart.
+// restarted; meanwhile another replica is stopped with SIGTERM (it drains). Checks what a user would notice: no
+// answer outside the contract (a 5xx is only 503 upstream_unavailable with its JSON body), no call refused while a
+// replica drains, every sampled article found while the node is down, no credit drift (the sum of
+// x-credits-charged equals the growth of credits_used), no watch run and no webhook delivery done twice, the
+// follower handed over within one poll interval, and calls answering again after PostgreSQL is back without a
+// replica restart.
 //
 //   npm run bench:cluster            (starts the cluster if needed, ingests the bundled sample when it is empty)
 //   node --import tsx bench/cluster/faults.ts --report bench/CLUSTER-RESULTS.md
@@ -13,15 +15,24 @@ import { appendFileSync, readFileSync, readdirSync } from "node:fs";
 import { loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
+import pg from "pg";
 import { request } from "undici";
 import { startHttpsReceiver } from "../../test/support/https-receiver.js";
 
 const ROOT = new URL("../../", import.meta.url).pathname;
 const CLUSTER = join(ROOT, "deploy/local/cluster.sh");
 const BASE = process.env.NEWSINDEX_CLUSTER_DIR ?? "/var/tmp/newsindex-cluster";
-const LB = `http://127.0.0.1:${process.env.NEWSINDEX_CLUSTER_PORT ?? "8088"}`;
+const LB_PORT = Number(process.env.NEWSINDEX_CLUSTER_PORT ?? "8088");
+const LB = `http://127.0.0.1:${LB_PORT}`;
+/** HAProxy's statistics (cluster.sh: the port after the balancer's). */
+const LB_STATS = `http://127.0.0.1:${LB_PORT + 1}/stats;csv`;
 const CLIENTS = 16;
 const POLL_SECONDS = 5;
+const SCHEMA = "newsindex_cluster";
+const DATABASE_URL = process.env.NEWSINDEX_CLUSTER_DATABASE_URL ?? "postgres://postgres@127.0.0.1:15432/postgres";
+const WATCH_QUERIES = ["police", "election", "market", "court"];
+/** How long a replica's claim on a due watch holds (WatchRunner's lease). */
+const WATCH_LEASE_MS = 5 * 60_000;
 
 const { values: args } = parseArgs({ options: { report: { type: "string" } } });
 
@@ -64,7 +75,7 @@ function pids(kind: string): number[] {
     .map((l) => Number(l.split(" ")[1]));
 }
 
-async function call(key: string, path: string, init: { method?: "GET" | "POST"; body?: unknown } = {}) {
+async function call(key: string, path: string, init: { method?: "GET" | "POST" | "DELETE"; body?: unknown } = {}) {
   const res = await request(`${LB}${path}`, {
     method: init.method ?? "GET",
     headers: { "x-api-key": key, ...(init.body === undefined ? {} : { "content-type": "application/json" }) },
@@ -95,6 +106,9 @@ async function mixed(key: string, ids: readonly string[], i: number): Promise<vo
     const res = await call(key, path);
     tally.byStatus.set(res.status, (tally.byStatus.get(res.status) ?? 0) + 1);
     tally.charged += Number(res.headers["x-credits-charged"] ?? 0);
+    // A client that calls again at once when refused spends the key's message rate on refusals (they count),
+    // and is then refused everything: each client waits as told.
+    if (res.status === 429) await sleep(retryAfterMs(res.headers));
     if (res.status >= 500) {
       let code: unknown;
       try {
@@ -120,6 +134,78 @@ async function creditsUsed(key: string): Promise<number> {
     if (res.status === 200) return (JSON.parse(res.text) as { credits_used: number }).credits_used;
     await sleep(1000);
   }
+}
+
+/**
+ * What the watches did: how many ran (a run sets `last_run_at`), the events they recorded (their events lists),
+ * and how many runs were charged (the tenant's `watch runs` usage counter, one per run done).
+ */
+async function watchRuns(
+  watchKey: string,
+  tenant: string,
+  ids: readonly string[],
+): Promise<{ ran: number; events: number; charged: number }> {
+  let ran = 0;
+  let events = 0;
+  for (const id of ids) {
+    const watch = await call(watchKey, `/watches/${id}`);
+    if (watch.status === 200 && (JSON.parse(watch.text) as { last_run_at: string | null }).last_run_at !== null) ran++;
+    let after = "";
+    for (;;) {
+      const page = await call(watchKey, `/watches/${id}/events?limit=100${after ? `&after=${after}` : ""}`);
+      if (page.status !== 200) break;
+      const body = JSON.parse(page.text) as { events: unknown[]; next_after: string | null };
+      events += body.events.length;
+      if (body.next_after === null || body.events.length === 0) break;
+      after = encodeURIComponent(body.next_after);
+    }
+  }
+  const client = new pg.Client({ connectionString: DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ calls: string | null }>(
+      `SELECT sum(u.calls) AS calls FROM ${SCHEMA}.usage_days u JOIN ${SCHEMA}.tenants t ON t.id = u.tenant_id
+        WHERE t.name = $1 AND u.operation = 'watch runs'`,
+      [tenant],
+    );
+    return { ran, events, charged: Number(rows[0]?.calls ?? 0) };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Calls HAProxy sent again (to the same replica or another) and sent to another replica, so far. */
+async function balancerRetries(): Promise<{ retries: number; redispatches: number }> {
+  const res = await request(LB_STATS);
+  const [header = "", ...rows] = (await res.body.text()).split("\n");
+  const columns = header.replace(/^# /, "").split(",");
+  const column = (row: string[], name: string): number => Number(row[columns.indexOf(name)] ?? 0);
+  for (const line of rows) {
+    const row = line.split(",");
+    if (row[0] === "replicas" && row[1] === "BACKEND")
+      return { retries: column(row, "wretr"), redispatches: column(row, "wredis") };
+  }
+  throw new Error("no backend `replicas` in HAProxy's statistics");
+}
+
+/** What HAProxy retried between two readings, as a report's words. */
+function retriedSince(
+  before: { retries: number; redispatches: number },
+  after: { retries: number; redispatches: number },
+): string {
+  return `HAProxy retried ${after.retries - before.retries} calls, ${after.redispatches - before.redispatches} on another replica`;
+}
+
+/** How long a 429 says to wait before calling again. */
+function retryAfterMs(headers: Record<string, string | string[] | undefined>): number {
+  const seconds = Number(headers["retry-after"]);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 1000;
+}
+
+/** One delivery: an event of a watch. */
+function deliveryOf(request: { body: string }): string {
+  const body = JSON.parse(request.body) as { watch_id: string; event: { id: string } };
+  return `${body.watch_id} ${body.event.id}`;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
@@ -162,11 +248,20 @@ async function main(): Promise<void> {
   for (const pid of pids("api")) process.kill(pid, "SIGTERM");
   // A replica drains for 7 s before it closes.
   while (pids("api").length > 0) await sleep(1000);
-  const up = cluster("up");
-  const key = /^KEY (\S+)$/m.exec(up)?.[1];
-  if (key === undefined) throw new Error(`cluster.sh up printed no key:\n${up}`);
-  const count = await call(key, "/search?q=the&limit=1");
-  if (count.status !== 200 || (JSON.parse(count.text) as { total?: number }).total === 0) {
+  cluster("up");
+  // A tenant of this run's own: each run starts the replay clock again from the same instant, and a key's rate
+  // buckets, stamped with a previous run's later replay times, would refill only once the clock passed them.
+  const runId = Date.now();
+  const key = /^KEY (\S+)$/m.exec(cluster("key", `faults-load-${runId}`))?.[1];
+  if (key === undefined) throw new Error("no key for the load's tenant");
+  // The balancer sends calls to the restarted replicas after two passed checks.
+  let count = await call(key, "/search?limit=1");
+  for (let i = 0; i < 60 && count.status !== 200; i++) {
+    await sleep(1000);
+    count = await call(key, "/search?limit=1");
+  }
+  if (count.status !== 200) throw new Error(`the cluster does not answer: ${count.status} ${count.text.slice(0, 200)}`);
+  if ((JSON.parse(count.text) as { total: number }).total === 0) {
     log("ingesting the bundled sample");
     const sample = join(ROOT, "data/gkg");
     cluster(
@@ -176,7 +271,8 @@ async function main(): Promise<void> {
         .map((f) => join(sample, f)),
     );
   }
-  const watchKey = /^KEY (\S+)$/m.exec(cluster("key", `faults-${Date.now()}`))?.[1];
+  const watchTenant = `faults-watches-${runId}`;
+  const watchKey = /^KEY (\S+)$/m.exec(cluster("key", watchTenant))?.[1];
   if (watchKey === undefined) throw new Error("no key for the watches' tenant");
 
   // Articles to find while a node is down: ids of every sampled month.
@@ -188,14 +284,19 @@ async function main(): Promise<void> {
   const sample = [...ids];
   log(`${sample.length} articles sampled`);
 
-  // Watches of another tenant (their runs are charged to it, not to the load's key), each due at once, with a webhook.
-  for (const q of ["police", "election", "market", "court"]) {
-    const res = await call(watchKey, "/watches", {
-      method: "POST",
-      body: { q, interval_minutes: 60, minimum_outlets: 1, notify_on: ["new_story"], webhook_url: receiver.url("localhost") },
-    });
-    if (res.status !== 201) log(`watch not created: ${res.status} ${res.text.slice(0, 200)}`);
-  }
+  // Watches of another tenant (their runs are charged to it, not to the load's key), each due at once, with a
+  // webhook: one run each in this run (interval 60 min), every story of the sample's last half hour a new_story.
+  const watchIds: string[] = [];
+  const createWatches = async (): Promise<void> => {
+    for (const q of WATCH_QUERIES) {
+      const res = await call(watchKey, "/watches", {
+        method: "POST",
+        body: { q, interval_minutes: 60, minimum_outlets: 1, notify_on: ["new_story"], webhook_url: receiver.url("localhost") },
+      });
+      if (res.status === 201) watchIds.push((JSON.parse(res.text) as { id: string }).id);
+      else log(`watch not created: ${res.status} ${res.text.slice(0, 200)}`);
+    }
+  };
 
   const usedBefore = await creditsUsed(key);
   const chargedBefore = tally.charged;
@@ -206,13 +307,18 @@ async function main(): Promise<void> {
   });
   const results: string[] = [];
   phase = "steady";
-  await sleep(10_000);
+  // The first watches run and deliver under load; the second batch is due as the follower is killed.
+  await createWatches();
+  await sleep(8_000);
+  await createWatches();
+  await sleep(2_000);
 
   // 1. kill -9 the replica following the feed.
   const lead = follower();
   const apiPids = pids("api");
   const victim = lead === undefined ? undefined : Number(readFileSync(join(BASE, `api/r${lead}/pid`), "utf8"));
   phase = "api-killed";
+  const retriesBeforeKill = await balancerRetries();
   const killedAt = Date.now();
   if (victim !== undefined && apiPids.includes(victim)) process.kill(victim, "SIGKILL");
   log(`killed api r${lead} (pid ${victim}), the follower`);
@@ -228,9 +334,35 @@ async function main(): Promise<void> {
     `follower handover after kill -9: ${handover === undefined ? "none within 20 s" : `${(handover / 1000).toFixed(1)} s`} (poll interval ${POLL_SECONDS} s)`,
   );
   await sleep(5_000);
+  const killRetried = retriedSince(retriesBeforeKill, await balancerRetries());
+  const killOutside = tally.outside.filter((o) => o.includes(" api-killed ")).length;
+  results.push(
+    `while the follower was down: ${killRetried}; ${tally.unavailable.get("api-killed") ?? 0} calls answered 503, ${killOutside} outside the contract`,
+  );
   phase = "api-restart";
   if (lead !== undefined) await clusterAsync("start", "api", String(lead));
   log(`api r${lead} back`);
+
+  // 1b. SIGTERM to a replica that does not follow the feed: it drains (readiness fails, calls under way are
+  // answered), HAProxy takes it out and retries on another replica what it refuses; no client sees an error.
+  const following = follower();
+  const drained = [1, 2, 3].find((m) => m !== following && m !== lead) ?? 1;
+  const drainedPid = Number(readFileSync(join(BASE, `api/r${drained}/pid`), "utf8"));
+  phase = "api-sigterm";
+  const retriesBeforeTerm = await balancerRetries();
+  const termAt = Date.now();
+  const callsBefore = tally.calls;
+  process.kill(drainedPid, "SIGTERM");
+  log(`SIGTERM to api r${drained} (pid ${drainedPid})`);
+  while (pids("api").includes(drainedPid) && Date.now() - termAt < 40_000) await sleep(250);
+  const drainedIn = Date.now() - termAt;
+  const sigtermOutside = tally.outside.filter((o) => o.includes(" api-sigterm ")).length;
+  results.push(
+    `SIGTERM to api r${drained} under load: exited after ${(drainedIn / 1000).toFixed(1)} s; ${tally.calls - callsBefore} calls meanwhile, ${tally.unavailable.get("api-sigterm") ?? 0} answered 503, ${sigtermOutside} outside the contract; ${retriedSince(retriesBeforeTerm, await balancerRetries())}`,
+  );
+  phase = "api-sigterm-restart";
+  await clusterAsync("start", "api", String(drained));
+  log(`api r${drained} back`);
 
   // 2. kill -9 one OpenSearch node; every sampled article must still be found.
   phase = "node-killed";
@@ -246,6 +378,12 @@ async function main(): Promise<void> {
     for (let attempt = 1; attempt <= 3; attempt++) {
       const res = await call(key, `/doc/${encodeURIComponent(id)}`);
       tally.charged += Number(res.headers["x-credits-charged"] ?? 0);
+      // The key's rate, spent by the clients: not an answer about the article.
+      if (res.status === 429) {
+        await sleep(retryAfterMs(res.headers));
+        attempt--;
+        continue;
+      }
       if (res.status === 200) {
         found++;
         if (attempt === 1) foundFirst++;
@@ -321,11 +459,28 @@ async function main(): Promise<void> {
     `credits: sum of x-credits-charged ${charged}; credits_used grew ${usedAfter - usedBefore} (drift ${usedAfter - usedBefore - charged})`,
   );
 
-  // A delivery (one event to its webhook) has an id: received twice, it was done twice (the receiver never fails one).
-  const events = receiver.requests.map((r) => String(r.headers["x-service-delivery"]));
-  const twice = events.filter((e, i) => events.indexOf(e) !== i);
+  // A run the killed replica had claimed is taken over once its lease (5 minutes) runs out, and its events are
+  // delivered then: the run waits for every watch to have run and every recorded event to have arrived.
+  const distinctReceived = (): number => new Set(receiver.requests.map(deliveryOf)).size;
+  let runs = await watchRuns(watchKey, watchTenant, watchIds);
+  const ranAtLoadEnd = runs.ran;
+  const loadEndAfterKill = (Date.now() - killedAt) / 1000;
+  log(`${runs.ran} of ${watchIds.length} watches ran; waiting for the others' leases`);
+  while ((runs.ran < watchIds.length || distinctReceived() < runs.events) && Date.now() - killedAt < WATCH_LEASE_MS + 120_000) {
+    await sleep(5_000);
+    runs = await watchRuns(watchKey, watchTenant, watchIds);
+  }
+  const lastRunAfterKill = (Date.now() - killedAt) / 1000;
+  // A delivery is one event of one watch to its webhook: received twice, it was done twice (the receiver never
+  // fails one, so no delivery is retried).
+  const received = receiver.requests.map(deliveryOf);
+  const deliveryIds = new Set(receiver.requests.map((r) => String(r.headers["x-service-delivery"])));
+  const twice = received.filter((e, i) => received.indexOf(e) !== i);
   results.push(
-    `webhook deliveries: ${events.length} received, ${new Set(events).size} distinct events, ${twice.length} received twice`,
+    `watches: ${watchIds.length} created (four at once, four 2 s before the kill); ${ranAtLoadEnd} had run ${loadEndAfterKill.toFixed(0)} s after the kill, ${runs.ran} by ${lastRunAfterKill.toFixed(0)} s${ranAtLoadEnd < runs.ran ? " (the others were claimed by the killed replica: taken over once its 5-minute lease ran out)" : ""}; watch runs charged ${runs.charged} (${Math.max(0, runs.charged - runs.ran)} done twice); ${runs.events} events recorded`,
+  );
+  results.push(
+    `webhook deliveries: ${received.length} received (${deliveryIds.size} delivery ids), ${new Set(received).size} distinct events, ${twice.length} received twice; ${runs.events - new Set(received).size} recorded events not delivered by the end`,
   );
   results.push(
     `calls: ${tally.calls}; by status ${JSON.stringify(Object.fromEntries(tally.byStatus))}; 503 upstream_unavailable by phase ${JSON.stringify(Object.fromEntries(tally.unavailable))}`,
@@ -334,6 +489,8 @@ async function main(): Promise<void> {
     `answers outside the contract: ${tally.outside.length}${tally.outside.length ? `\n    ${tally.outside.slice(0, 10).join("\n    ")}` : ""}`,
   );
   results.push(`replicas alive at the end: ${apiAlive} of 3; OpenSearch node n3 back before the end: ${nodeBack}`);
+  // The watches go with the run: a later run's replay clock would find them due again.
+  for (const id of watchIds) await call(watchKey, `/watches/${id}`, { method: "DELETE" });
   await receiver.close();
   void nodeStart;
 
@@ -345,6 +502,11 @@ async function main(): Promise<void> {
   if (args.report) appendFileSync(args.report, report);
   const ok =
     tally.outside.length === 0 &&
+    (tally.unavailable.get("api-sigterm") ?? 0) === 0 &&
+    received.length > 0 &&
+    runs.ran === watchIds.length &&
+    runs.charged <= runs.ran &&
+    new Set(received).size === runs.events &&
     found === sample.length &&
     usedAfter - usedBefore === charged &&
     twice.length === 0 &&

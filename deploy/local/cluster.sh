@@ -12,7 +12,7 @@
 #   deploy/local/cluster.sh down               stop everything it started (data stays in the cluster directory)
 #
 # Settings (environment): NEWSINDEX_CLUSTER_DIR (/var/tmp/newsindex-cluster; must be reachable by user `os`),
-# NEWSINDEX_CLUSTER_PORT (8088), NEWSINDEX_CLUSTER_DATABASE_URL (unset: a PostgreSQL of its own on 127.0.0.1:15432),
+# NEWSINDEX_CLUSTER_PORT (8088; the balancer's statistics on the next port), NEWSINDEX_CLUSTER_DATABASE_URL (unset: a PostgreSQL of its own on 127.0.0.1:15432),
 # NEWSINDEX_CLUSTER_FEED (the feed replicas follow; unset: GDELT's; off: none), NEWSINDEX_CLUSTER_EMBED (on|off,
 # embedding after ingest), NEWSINDEX_CLUSTER_NOW (a replay clock, YYYYMMDDHHMMSS), NEWSINDEX_OPENSEARCH_SHARDS (3),
 # NEWSINDEX_FOLLOW_POLL_SECONDS (60), HEAP (384m).
@@ -20,6 +20,8 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 BASE=${NEWSINDEX_CLUSTER_DIR:-/var/tmp/newsindex-cluster}
 LB_PORT=${NEWSINDEX_CLUSTER_PORT:-8088}
+# The balancer's own statistics (CSV at /stats;csv: per replica, calls retried and redispatched), on loopback.
+STATS_PORT=$((LB_PORT + 1))
 HEAP=${HEAP:-384m}
 NODES=(1 2 3)
 # Away from a single node's 9200/19200 and the test node's 19300: several clusters may share a machine.
@@ -130,13 +132,13 @@ start_api() {
   local i=$1 dir="$BASE/api/r$1" feed=()
   if pid_alive "$(read_pid "$dir/pid")"; then log "api r$i already runs"; return; fi
   mkdir -p "$dir"
-  # A replay clock (`serve --now`): the replicas behave as of that UTC instant, e.g. just after a sample's files.
-  [ -z "${NEWSINDEX_CLUSTER_NOW:-}" ] || feed+=(--now "$NEWSINDEX_CLUSTER_NOW")
   case "${NEWSINDEX_CLUSTER_FEED:-}" in
     off) ;;
     "") feed=(--follow) ;;
     *) feed=(--follow "$NEWSINDEX_CLUSTER_FEED") ;;
   esac
+  # A replay clock (`serve --now`): the replicas behave as of that UTC instant, e.g. just after a sample's files.
+  [ -z "${NEWSINDEX_CLUSTER_NOW:-}" ] || feed+=(--now "$(replay_now)")
   (
     cluster_env
     # Embedding runs after ingest (`ingest` below), not on every replica.
@@ -155,6 +157,17 @@ start_api() {
   ) &
   echo $! >"$dir/pid"
   log "api r$i starting on 127.0.0.1:$(api_port "$i") (ready: 127.0.0.1:$(ops_port "$i")/ready)"
+}
+
+# The replay clock runs from the instant the replicas were started together (`up`), so a replica started again
+# later reads the same time as the others: watch leases and due times are compared across replicas.
+replay_now() {
+  local anchor="$BASE/api/replay-clock" start at
+  if [ ! -f "$anchor" ] || [ "$(cut -d' ' -f1 "$anchor")" != "$NEWSINDEX_CLUSTER_NOW" ]; then
+    echo "$NEWSINDEX_CLUSTER_NOW $(date -u +%s)" >"$anchor"
+  fi
+  read -r start at <"$anchor"
+  date -u -d "@$(($(date -u -d "${start:0:8} ${start:8:2}:${start:10:2}:${start:12:2}" +%s) + $(date -u +%s) - at))" +%Y%m%d%H%M%S
 }
 
 wait_ready() {
@@ -207,6 +220,11 @@ defaults
   errorfile 503 $BASE/upstream-unavailable.http
   errorfile 504 $BASE/upstream-unavailable.http
 
+frontend stats
+  bind 127.0.0.1:$STATS_PORT
+  stats enable
+  stats uri /stats
+
 frontend api
   bind 127.0.0.1:$LB_PORT
   http-request disable-l7-retry if !METH_GET
@@ -221,7 +239,7 @@ EOF
   } >"$BASE/haproxy.cfg"
   haproxy -c -q -f "$BASE/haproxy.cfg"
   haproxy -D -f "$BASE/haproxy.cfg"
-  log "haproxy on 127.0.0.1:$LB_PORT"
+  log "haproxy on 127.0.0.1:$LB_PORT (statistics: 127.0.0.1:$STATS_PORT/stats)"
 }
 
 # --- commands ---------------------------------------------------------------------------------------------------
@@ -238,6 +256,9 @@ cmd_up() {
   start_postgres
   wait
   wait_opensearch 1
+  # No replica runs: the replay clock (if any) starts again from NEWSINDEX_CLUSTER_NOW.
+  [ -n "$(cmd_pids | grep '^api ' || true)" ] || rm -f "$BASE/api/replay-clock"
+  mkdir -p "$BASE/api"
   for i in "${NODES[@]}"; do start_api "$i"; done
   for i in "${NODES[@]}"; do wait_ready "$i"; done
   start_haproxy

@@ -48,6 +48,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_HEAD_BYTES },
     frameworkErrors: (_error, request, reply) => replyRefused(request, reply, malformedPath(request), deps),
     clientErrorHandler: replyClientError,
+    // A call that reaches a closing server (sent on a connection it already had, e.g. pipelined behind a long
+    // answer) is answered as usual, then the connection closed: draining answers what arrived, never Fastify's
+    // own 503 body, which is not the contract's.
+    return503OnClosing: false,
   });
 
   app.addHook("onResponse", async (request, reply) => {

@@ -18,7 +18,7 @@ import { parseStamp, toStamp } from "../../shared/timestamps.js";
 export interface WatchRunnerOptions {
   /** How long a claim holds before another replica may take the watch over. */
   leaseMs?: number;
-  /** Watches claimed per pass. */
+  /** Watches claimed at once (1: each as its run starts). */
   batch?: number;
   holder?: string;
 }
@@ -44,11 +44,13 @@ export class WatchRunner {
     options: WatchRunnerOptions = {},
   ) {
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
-    this.batch = options.batch ?? 20;
+    // One at a time: a claim's lease starts with its own run. Claimed 20 at once and run one after another, the
+    // last ones' leases could run out before their turn, and another replica would run (and charge) them as well.
+    this.batch = options.batch ?? 1;
     this.holder = options.holder ?? `runner-${randomUUID()}`;
   }
 
-  /** Runs every watch due now, a batch at a time, and drops events past retention. */
+  /** Runs every watch due now, claiming each as its run starts, and drops events past retention. */
   async runDue(): Promise<RunReport[]> {
     const reports: RunReport[] = [];
     for (;;) {

@@ -49,7 +49,10 @@ export class WebhookDeliverer {
   ) {
     this.holder = options.holder ?? `deliverer-${randomUUID()}`;
     this.leaseMs = options.leaseMs ?? 2 * 60_000;
-    this.batch = options.batch ?? 50;
+    // One at a time: a claim's lease starts with its own attempt. Claimed 50 at once and POSTed one after another
+    // (each may take up to the sender's 10 s), the last ones' leases could run out before their turn, and another
+    // replica would POST (and charge) them as well.
+    this.batch = options.batch ?? 1;
   }
 
   /** Attempts every delivery due now; returns what became of each. */
