@@ -86,22 +86,31 @@ export async function serve(container: Container, config: Config, logger: Logger
       logger,
     );
   feed?.start();
+  // The work beside the API stops as soon as shutdown starts, not after the drain: the follower lease passes to a
+  // replica that stays, and no watch or delivery is claimed by a process about to exit (the one under way finishes).
+  let background: Promise<void> | undefined;
+  const stopBackground = (): Promise<void> =>
+    (background ??= (async () => {
+      await feed?.stop();
+      await scheduler?.stop();
+      await follower?.stop();
+    })());
   const stop = async (): Promise<void> => {
     process.off("SIGINT", shutdown);
     process.off("SIGTERM", shutdown);
     clearInterval(sweeper);
     draining = true;
+    const stoppingBackground = stopBackground();
     // The API first: the calls under way are answered (drained) while readiness keeps saying "draining".
     await closeApp(app, SHUTDOWN_GRACE_MS);
     if (consoleServer) await closeApp(consoleServer.app, SHUTDOWN_GRACE_MS);
-    await feed?.stop();
-    await scheduler?.stop();
-    await follower?.stop();
+    await stoppingBackground;
     await container.close();
   };
   function shutdown(signal: string): void {
     // Readiness fails first, and calls keep being answered until the balancer has seen it.
     draining = true;
+    void stopBackground();
     const notice = consoleServer === undefined ? 0 : DRAIN_NOTICE_MS;
     logger.info({ signal, drain_ms: notice }, "shutting down: draining");
     void new Promise((resolve) => setTimeout(resolve, notice)).then(stop).finally(() => process.exit(0));

@@ -15,8 +15,10 @@ export interface WatchJobs {
 export function startWatchScheduler(jobs: WatchJobs, logger: Logger, everyMs = 5_000): { stop(): Promise<void> } {
   const loop = new PeriodicLoop(async () => {
     try {
-      await jobs.runner.runDue();
-      await jobs.deliverer.deliverDue();
+      // Once stopping, nothing more is claimed: what is still due is left to the replicas that stay.
+      const going = (): boolean => !loop.isStopped;
+      await jobs.runner.runDue(going);
+      await jobs.deliverer.deliverDue(going);
     } catch (error) {
       logger.error({ err: error }, "watch scheduler pass failed");
     }

@@ -151,4 +151,21 @@ describe("watch runs", () => {
     // Events are kept seven days: the first one is gone.
     expect(kinds).toEqual(["new_story"]);
   });
+
+  it("claims nothing more once told to stop (a replica shutting down), leaving the rest due for the next pass", async () => {
+    clock.advance(1440 * MINUTE);
+    await runner.runDue();
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push((await createWatch(server, { q: CHILLIES_Q, interval_minutes: 60 })).id as string);
+    let asked = 0;
+    const first = await runner.runDue(() => asked++ === 0);
+    expect(first).toHaveLength(1);
+    const rest = await runner.runDue();
+    expect(
+      [...first, ...rest]
+        .filter((r) => ids.includes(r.watch_id))
+        .map((r) => r.watch_id)
+        .sort(),
+    ).toEqual([...ids].sort());
+  });
 });

@@ -50,10 +50,13 @@ export class WatchRunner {
     this.holder = options.holder ?? `runner-${randomUUID()}`;
   }
 
-  /** Runs every watch due now, claiming each as its run starts, and drops events past retention. */
-  async runDue(): Promise<RunReport[]> {
+  /**
+   * Runs every watch due now, claiming each as its run starts, and drops events past retention. `going` is asked
+   * before each claim: a process shutting down claims no more, and leaves the rest to the replicas that stay.
+   */
+  async runDue(going: () => boolean = () => true): Promise<RunReport[]> {
     const reports: RunReport[] = [];
-    for (;;) {
+    while (going()) {
       const nowMs = this.deps.clock.now();
       const claimed = await this.store.claimDueWatches(toStamp(nowMs), nowMs, this.holder, this.leaseMs, this.batch);
       for (const watch of claimed) reports.push(await this.runOne(watch));

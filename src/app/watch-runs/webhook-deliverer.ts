@@ -55,18 +55,21 @@ export class WebhookDeliverer {
     this.batch = options.batch ?? 1;
   }
 
-  /** Attempts every delivery due now; returns what became of each. */
-  async deliverDue(): Promise<Array<{ delivery_id: string; outcome: DeliverySettlement["outcome"] }>> {
+  /** Attempts every delivery due now, asking `going` before each claim (as runDue does); returns what became of each. */
+  async deliverDue(
+    going: () => boolean = () => true,
+  ): Promise<Array<{ delivery_id: string; outcome: DeliverySettlement["outcome"] }>> {
     const done: Array<{ delivery_id: string; outcome: DeliverySettlement["outcome"] }> = [];
-    for (;;) {
+    while (going()) {
       const jobs = await this.store.claimDueDeliveries(this.clock.now(), this.holder, this.leaseMs, this.batch);
       for (const job of jobs) {
         const settlement = await this.attempt(job);
         await this.store.settleDelivery(job.delivery_id, this.holder, settlement);
         done.push({ delivery_id: job.delivery_id, outcome: settlement.outcome });
       }
-      if (jobs.length < this.batch) return done;
+      if (jobs.length < this.batch) break;
     }
+    return done;
   }
 
   private async attempt(job: DeliveryJob): Promise<DeliverySettlement> {
