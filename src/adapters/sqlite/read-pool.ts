@@ -15,8 +15,9 @@ import type { ReadThreadData } from "./read-worker.js";
 // threads (one query's months are read in parallel) and the light lane 1: the
 // operating system shares the cores between all three, so a browse that
 // arrives while two heavy reads run is answered within a few time slices
-// rather than after them. Threads start on first use; a query's budget counts
-// from when its lane answers (ready()), not from the threads' start-up.
+// rather than after them. Threads start on first use, or all at once when a
+// serving process starts (start()); a query's budget counts from when its lane
+// answers (ready()), not from the threads' start-up.
 
 export type Lane = "light" | "heavy";
 
@@ -57,6 +58,13 @@ class PoolLane {
     return Date.now();
   }
 
+  /** Starts every thread of the lane; resolves once each answers. */
+  async start(): Promise<void> {
+    while (this.threads.length < this.width) this.threads.push(this.newThread());
+    await Promise.all(this.threads.map((thread) => thread.started()));
+    this.dispatch();
+  }
+
   async close(): Promise<void> {
     for (const queued of this.queue.splice(0)) queued.reject(new Error("the index is closed"));
     await Promise.all(this.threads.splice(0).map((thread) => thread.close()));
@@ -85,11 +93,7 @@ class PoolLane {
     // A thread that died is started again.
     let thread = this.threads.find((t) => !t.running);
     if (thread === undefined && this.threads.length < this.width) {
-      thread = new WorkerRpc<ReadRequest, unknown>(
-        { module: besideModule(import.meta.url, "read-worker"), exportName: "serveReads" },
-        `index read thread (${this.name})`,
-        this.data,
-      );
+      thread = this.newThread();
       this.threads.push(thread);
     }
     // Dispatching goes on once it answers.
@@ -98,6 +102,14 @@ class PoolLane {
       (error: Error) => this.failQueued(error),
     );
     return undefined;
+  }
+
+  private newThread(): WorkerRpc<ReadRequest, unknown> {
+    return new WorkerRpc<ReadRequest, unknown>(
+      { module: besideModule(import.meta.url, "read-worker"), exportName: "serveReads" },
+      `index read thread (${this.name})`,
+      this.data,
+    );
   }
 
   /** No thread could start: the reads waiting fail (a later read tries again). */
@@ -120,6 +132,14 @@ export class ReadPool {
   /** How many reads of the lane run at once. */
   width(lane: Lane): number {
     return this.lanes[lane].width;
+  }
+
+  /**
+   * Starts every thread of both lanes and resolves once they answer: a serving process does so before it takes
+   * requests, so the first one does not pay for the threads' start (their time, and the memory they take).
+   */
+  start(): Promise<void> {
+    return Promise.all([this.lanes.light.start(), this.lanes.heavy.start()]).then(() => undefined);
   }
 
   /** Resolves once the lane answers, with the time it did: a query's budget counts from then. */
