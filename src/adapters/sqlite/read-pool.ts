@@ -56,6 +56,11 @@ class PoolLane {
     });
   }
 
+  /** Threads of the lane that answer. */
+  get answering(): number {
+    return this.threads.filter((thread) => thread.running && thread.answeringSince !== undefined).length;
+  }
+
   /** Resolves once a thread of the lane answers (at once when one does), with the time it did. */
   async ready(): Promise<number> {
     const answering = this.threads.find((thread) => thread.running && thread.answeringSince !== undefined);
@@ -152,6 +157,11 @@ export class ReadPool {
    */
   start(): Promise<void> {
     return Promise.all([this.lanes.light.start(), this.lanes.heavy.start()]).then(() => undefined);
+  }
+
+  /** Threads of the lane that answer (started, not died since). */
+  answering(lane: Lane): number {
+    return this.lanes[lane].answering;
   }
 
   /** Resolves once the lane answers, with the time it did: a query's budget counts from then. */
