@@ -9,7 +9,9 @@
 //   npm run bench:export -- --data-dir DIR            an index already ingested (DIR/index)
 //   npm run bench:export -- --articles 1000000        generate and ingest a corpus (bench/.data/, reused)
 //   [--query "language=eng"] [--out bench/RESULTS.md] [--trace FILE: every sample, as JSON]
-//   [--warm "q=police": a search answered first, as by a server already serving]
+//   [--warm "q=police": a search answered first, as by a server that has been serving for a while]
+//
+// The server starts its read threads before it listens, as `newsindex serve` does.
 //
 // Not part of `npm test`. Wrap in `flock /tmp/newsindex-bench.lock` on a shared machine.
 
@@ -38,7 +40,7 @@ const { values: args } = parseArgs({
     query: { type: "string", default: "" },
     out: { type: "string", default: new URL("./RESULTS.md", import.meta.url).pathname },
     trace: { type: "string" },
-    // A search answered before the export, as by a server already serving (its read threads started): e.g. "q=police".
+    // A search answered before the export, as by a server that has been serving for a while: e.g. "q=police".
     warm: { type: "string" },
   },
 });
@@ -49,6 +51,8 @@ const dataDir = args["data-dir"] ?? (await ingested(Number(args.articles), Numbe
 const container = createContainer(loadConfig({}, { dataDir, logLevel: "silent" }));
 const key = (await container.accounts.issueKey(`export-bench-${randomUUID()}`, "archive")).key;
 const app = await buildApp({ operations: OPERATIONS, deps: container, logger: createLogger("silent"), docsDir: DOCS_DIR });
+// As `newsindex serve` does: the read threads are up before the server takes requests.
+await container.startReads();
 await app.listen({ host: "127.0.0.1", port: 0 });
 const address = app.server.address();
 const base = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;

@@ -80,6 +80,11 @@ export interface Container extends OperationDeps {
   followerLease(): FollowerLease;
   /** The console's users, sessions and usage chart, in the control store. */
   console: ConsoleServices;
+  /**
+   * Brings up what the index's reads run on (the embedded index's read threads; nothing for OpenSearch), so a
+   * serving process's first request does not pay for it. Resolves once reads are answered.
+   */
+  startReads(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -196,6 +201,7 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
       }
       return aside;
     },
+    startReads: () => engine.startReads(),
     async close() {
       for (const client of feedClients) await client.close();
       await stage?.close();
@@ -233,6 +239,8 @@ interface IndexEngine {
   stories: StoryIndex;
   derived: IndexMaintenance;
   lifecycle: IndexLifecycle | undefined;
+  /** Container.startReads. */
+  startReads(): Promise<void>;
   /** The embedding stage writing vectors into this index; `indexThreads`: native threads a graph build may use. */
   embeddingStage(model: string, modelDir: string, indexThreads: number | undefined): EmbeddingStage;
 }
@@ -249,6 +257,7 @@ function createIndex(config: Config): IndexEngine {
         stories: index,
         derived: index,
         lifecycle: undefined,
+        startReads: () => index.startReads(),
         embeddingStage: (model, modelDir, indexThreads) =>
           new SqliteEmbeddingStage(
             model,
@@ -274,6 +283,8 @@ function createIndex(config: Config): IndexEngine {
         stories: index,
         derived: index,
         lifecycle: new OpenSearchIndexLifecycle(client, index.names, index.indices),
+        // Reads are HTTP requests to the cluster: nothing to start.
+        startReads: () => Promise.resolve(),
         // The node builds its vector graphs as vectors are written: no native threads to give.
         embeddingStage: (_model, modelDir) => new OpenSearchEmbeddingStage(client, index.indices, new LazyEmbedder(modelDir)),
       };

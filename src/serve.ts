@@ -63,6 +63,8 @@ export async function serve(container: Container, config: Config, logger: Logger
   });
   // Holds a crashed process left (calls it never answered) are given back before this one answers: never charged.
   await releaseAbandonedHolds(container, logger);
+  // The read threads are up before the first request, which would otherwise wait for them (and pay their memory).
+  await container.startReads();
   const sweeper = setInterval(() => void releaseAbandonedHolds(container, logger), ABANDONED_HOLDS_EVERY_MS).unref();
   await app.listen({ host: config.host, port: config.port });
   const url = addressOf(app, config.host);

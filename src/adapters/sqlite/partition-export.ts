@@ -1,5 +1,5 @@
 import { encodeLines, encodeLinesInto, type EncodedLines, type ExportView } from "../../domain/export-lines.js";
-import { ArticlePartition } from "./article-partition.js";
+import type { ArticlePartition } from "./article-partition.js";
 import { and, conditions, matchSet, whereClause, type Keyset, type PartitionSearch, type Params } from "./match-conditions.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
 
@@ -80,20 +80,6 @@ export interface ExportLinesPart {
   /** The lines are in the shared buffer given. */
   filled: boolean;
   missing: number[];
-}
-
-/**
- * Runs `read` on a connection of its own to the index that maps nothing, closed after it: an export reads every
- * document once, and the pages the index's long-lived connection maps would stay in the process's memory (RSS)
- * for as long as it lives.
- */
-export function unmapped<T>(partition: ArticlePartition, read: (own: ArticlePartition) => T): T {
-  const own = new ArticlePartition(partition.month, partition.path, { create: false, mapped: false });
-  try {
-    return read(own);
-  } finally {
-    own.close();
-  }
 }
 
 /**

@@ -16,7 +16,6 @@ import {
   exportCountPart,
   exportKeys,
   exportLines,
-  unmapped,
   type ExportCountArgs,
   type ExportCountPart,
   type ExportLinesPart,
@@ -34,6 +33,7 @@ import {
   type StorySizeRow,
 } from "./partition-stories.js";
 import { ScanBudget } from "./scan-budget.js";
+import { UnmappedConnections } from "./unmapped-connections.js";
 import { signalValuesOf, type SignalValuesPart } from "./partition-signals.js";
 import type { DerivedVocabulary } from "./partition-schema.js";
 import { signalCode } from "../../domain/vocabularies/signals-v1.js";
@@ -261,31 +261,37 @@ const HANDLERS: Handlers = {
     return nearest(partition, search, args.vector, args.model, args.k, args.excludeStory, args.annMinMatches);
   },
   vectorOf: (partition, args) => vectorOfArticle(partition, args.id, args.model),
-  // Every read of an export, the count's too, maps nothing: its pages would stay in the process's memory.
-  exportCount: (partition, args) =>
-    unmapped(partition, (own): Scanned & ExportCountPart => {
-      const search = compile(own, args);
-      if (search === FIELD_UNAVAILABLE) return { total: 0, remaining: 0, groups: [], fieldUnavailable: true };
-      return search === null ? { total: 0, remaining: 0, groups: [] } : exportCountPart(own, search, args);
-    }),
-  exportKeys: (partition, args) =>
-    unmapped(partition, (own) => {
-      const search = compile(own, args);
-      return search === null || search === FIELD_UNAVAILABLE ? [] : exportKeys(own, search, args.n, args.keyset);
-    }),
-  exportLines: (partition, args) => unmapped(partition, (own) => exportLines(own, args.rowids, args.view, args.into)),
+  // An export's reads (UNMAPPED_JOBS) are given a connection that maps nothing.
+  exportCount(partition, args): Scanned & ExportCountPart {
+    const search = compile(partition, args);
+    if (search === FIELD_UNAVAILABLE) return { total: 0, remaining: 0, groups: [], fieldUnavailable: true };
+    return search === null ? { total: 0, remaining: 0, groups: [] } : exportCountPart(partition, search, args);
+  },
+  exportKeys(partition, args) {
+    const search = compile(partition, args);
+    return search === null || search === FIELD_UNAVAILABLE ? [] : exportKeys(partition, search, args.n, args.keyset);
+  },
+  exportLines: (partition, args) => exportLines(partition, args.rowids, args.view, args.into),
 };
 
-/** One thread's connections to the monthly indexes under `dir`, opened on first use. */
+/** Reads of a whole index once over (an export's, the count's too): through a connection that maps nothing. */
+const UNMAPPED_JOBS: ReadonlySet<ReadJob> = new Set(["exportCount", "exportKeys", "exportLines"]);
+
+/** One thread's connections to the monthly indexes under `dir`, opened on first use; an export's reads go through unmapped-connections.ts. */
 export class PartitionReader {
   private readonly open = new Map<string, ArticlePartition>();
+  private readonly unmapped = new UnmappedConnections();
 
   constructor(private readonly dir: string) {}
 
   run(request: ReadRequest): unknown {
+    const handle = HANDLERS[request.job] as (p: ArticlePartition, args: unknown) => unknown;
+    if (UNMAPPED_JOBS.has(request.job)) {
+      return this.unmapped.run(request.month, partitionPath(this.dir, request.month), (own) => handle(own, request.args));
+    }
     const partition = this.partition(request.month);
     try {
-      return (HANDLERS[request.job] as (p: ArticlePartition, args: unknown) => unknown)(partition, request.args);
+      return handle(partition, request.args);
     } catch (error) {
       // A connection that failed a read (a damaged or replaced file) is opened again next time.
       this.forget(request.month);

@@ -15,10 +15,19 @@ import type { ReadThreadData } from "./read-worker.js";
 // threads (one query's months are read in parallel) and the light lane 1: the
 // operating system shares the cores between all three, so a browse that
 // arrives while two heavy reads run is answered within a few time slices
-// rather than after them. Threads start on first use; a query's budget counts
-// from when its lane answers (ready()), not from the threads' start-up.
+// rather than after them. Threads start on first use, or all at once when a
+// serving process starts (start()); a query's budget counts from when its lane
+// answers (ready()), not from the threads' start-up.
 
 export type Lane = "light" | "heavy";
+
+/**
+ * The young generation of a read thread's heap, where a read's documents and lines live until it is answered. Under
+ * a steady stream of reads (an export's) V8 grows it to its default limit, memory the thread then keeps: over an
+ * export of 1,000,000 articles the server's RSS rose 24-39 MB with V8's default, 16-20 MB with 12 MB, while the mixed
+ * load's heavy queries answered as many per second (bench/RESULTS.md, "Export").
+ */
+const YOUNG_GENERATION_MB = 12;
 
 /** A read dequeued at or after the time it had to start by (its budget spent to the millisecond): it was not run. */
 export const NOT_STARTED = Symbol("not started");
@@ -47,6 +56,11 @@ class PoolLane {
     });
   }
 
+  /** Threads of the lane that answer. */
+  get answering(): number {
+    return this.threads.filter((thread) => thread.running && thread.answeringSince !== undefined).length;
+  }
+
   /** Resolves once a thread of the lane answers (at once when one does), with the time it did. */
   async ready(): Promise<number> {
     const answering = this.threads.find((thread) => thread.running && thread.answeringSince !== undefined);
@@ -55,6 +69,13 @@ class PoolLane {
       await Promise.race(this.threads.filter((thread) => thread.running).map((thread) => thread.started()));
     }
     return Date.now();
+  }
+
+  /** Starts every thread of the lane; resolves once each answers. */
+  async start(): Promise<void> {
+    while (this.threads.length < this.width) this.threads.push(this.newThread());
+    await Promise.all(this.threads.map((thread) => thread.started()));
+    this.dispatch();
   }
 
   async close(): Promise<void> {
@@ -85,11 +106,7 @@ class PoolLane {
     // A thread that died is started again.
     let thread = this.threads.find((t) => !t.running);
     if (thread === undefined && this.threads.length < this.width) {
-      thread = new WorkerRpc<ReadRequest, unknown>(
-        { module: besideModule(import.meta.url, "read-worker"), exportName: "serveReads" },
-        `index read thread (${this.name})`,
-        this.data,
-      );
+      thread = this.newThread();
       this.threads.push(thread);
     }
     // Dispatching goes on once it answers.
@@ -98,6 +115,18 @@ class PoolLane {
       (error: Error) => this.failQueued(error),
     );
     return undefined;
+  }
+
+  private newThread(): WorkerRpc<ReadRequest, unknown> {
+    return new WorkerRpc<ReadRequest, unknown>(
+      {
+        module: besideModule(import.meta.url, "read-worker"),
+        exportName: "serveReads",
+        resourceLimits: { maxYoungGenerationSizeMb: YOUNG_GENERATION_MB },
+      },
+      `index read thread (${this.name})`,
+      this.data,
+    );
   }
 
   /** No thread could start: the reads waiting fail (a later read tries again). */
@@ -120,6 +149,19 @@ export class ReadPool {
   /** How many reads of the lane run at once. */
   width(lane: Lane): number {
     return this.lanes[lane].width;
+  }
+
+  /**
+   * Starts every thread of both lanes and resolves once they answer: a serving process does so before it takes
+   * requests, so the first one does not pay for the threads' start (their time, and the memory they take).
+   */
+  start(): Promise<void> {
+    return Promise.all([this.lanes.light.start(), this.lanes.heavy.start()]).then(() => undefined);
+  }
+
+  /** Threads of the lane that answer (started, not died since). */
+  answering(lane: Lane): number {
+    return this.lanes[lane].answering;
   }
 
   /** Resolves once the lane answers, with the time it did: a query's budget counts from then. */

@@ -170,6 +170,11 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, IndexMainte
     return this.indexes.pathOf(month);
   }
 
+  /** Starts the read threads (read-pool.ts start()); resolves once they answer. */
+  startReads(): Promise<void> {
+    return this.pool.start();
+  }
+
   async close(): Promise<void> {
     await this.writes.close();
     await this.pool.close();

@@ -1,4 +1,4 @@
-import { parentPort, Worker, workerData } from "node:worker_threads";
+import { parentPort, Worker, workerData, type ResourceLimits } from "node:worker_threads";
 
 // One way to run work on a thread of its own, shared by the index writer, the
 // story clustering thread and the read pool: the calling side sends a request
@@ -11,6 +11,8 @@ import { parentPort, Worker, workerData } from "node:worker_threads";
 export interface ThreadEntry {
   module: string;
   exportName: string;
+  /** The thread's heap limits (V8's defaults when not given). */
+  resourceLimits?: ResourceLimits;
 }
 
 /**
@@ -124,7 +126,11 @@ export class WorkerRpc<Req, Res> {
 function spawn(entry: ThreadEntry, data: unknown): Worker {
   const start = `import(${JSON.stringify(entry.module)}).then((m) => m[${JSON.stringify(entry.exportName)}]())`;
   const code = entry.module.endsWith(".ts") ? `import("tsx/esm/api").then((tsx) => { tsx.register(); return ${start}; })` : start;
-  return new Worker(code, { eval: true, workerData: data });
+  return new Worker(code, {
+    eval: true,
+    workerData: data,
+    ...(entry.resourceLimits ? { resourceLimits: entry.resourceLimits } : {}),
+  });
 }
 
 /**
