@@ -159,6 +159,29 @@ async function main(): Promise<void> {
     console.error(rows.at(-1));
     breakdown.push(await similarBreakdown(container, seed));
     console.error(breakdown.at(-1));
+    // Seeds whose stories are smaller (the first one's is among the corpus's largest).
+    for (const q of ["verstappen", "nightclub fire"]) {
+      const other = (await container.index.search({ keywords: parseKeywordQuery(q), filters: {}, offset: 0, limit: 1 })).hits[0]
+        ?.article;
+      if (other === undefined) continue;
+      const members = (await container.index.search({ filters: { story_id: other.story_id ?? other.id }, offset: 0, limit: 1 }))
+        .total;
+      const run = (): Promise<unknown> =>
+        similarArticles(container.index, container.embedder, { id: other.id, limit: 10, view: "full" }, plan, Date.now());
+      const took = await timeCalls(run, SECONDS);
+      const answer = (await run()) as { total: number; partial: boolean };
+      rows.push(
+        row(
+          `/similar, seed story of ${members.toLocaleString("en")}`,
+          `/similar/${other.id}`,
+          answer.total,
+          took,
+          undefined,
+          answer.partial,
+        ),
+      );
+      console.error(rows.at(-1));
+    }
   } finally {
     await container.close();
     await exact.close();
