@@ -34,7 +34,7 @@ import { semanticText } from "../src/domain/semantic-query.js";
 import { searchByMeaning } from "../src/usecases/search/search-by-meaning.js";
 import { SIMILAR_DEPTH, similarArticles } from "../src/usecases/search/similar-articles.js";
 import { generateCorpus } from "./corpus/generate-corpus.js";
-import { loadAverage, machine, timeCalls, type Latency } from "./scale/measure.js";
+import { loadAverage, machine, summarise, timeCalls, type Latency } from "./scale/measure.js";
 import { benchOptions } from "./scale/bench-options.js";
 import { writeSection } from "./scale/results-file.js";
 import { ingestPass } from "./scale/run-ingest.js";
@@ -225,9 +225,24 @@ async function similarBreakdown(container: ReturnType<typeof createContainer>, s
   const lookup = await timeCalls(() => container.index.vectorOf(seed, model), SECONDS);
   const near = (excludeStory?: string) => () =>
     container.index.nearest({ vector, model, filters: {}, k: SIMILAR_DEPTH, ...(excludeStory ? { excludeStory } : {}) });
-  const excluding = await timeCalls(near(story), SECONDS);
-  const keeping = await timeCalls(near(), SECONDS);
+  // Alternated call by call, so the machine's other load weighs on both alike.
+  const [excluding, keeping] = (await timeAlternately([near(story), near()], SECONDS)) as [Latency, Latency];
   return `Breakdown of the /similar row (p50, ms): the seed's story has ${members.toLocaleString("en")} articles, left out of the ${SIMILAR_DEPTH} nearest; the seed's vector ${lookup.p50.toFixed(1)}; the six indexes' ${SIMILAR_DEPTH} nearest leaving its story out ${excluding.p50.toFixed(1)} (p99 ${excluding.p99.toFixed(1)}), keeping it ${keeping.p50.toFixed(1)}; the rest (the seed's document, one per story, the page's documents) is the difference to the row's p50.`;
+}
+
+/** Runs the calls in turn for about `seconds` (after a short warm-up), each timed in ms. */
+async function timeAlternately(calls: ReadonlyArray<() => Promise<unknown>>, seconds: number): Promise<Latency[]> {
+  for (const call of calls) for (let i = 0; i < 5; i++) await call();
+  const samples = calls.map((): number[] => []);
+  const end = performance.now() + seconds * 1000 * calls.length;
+  while (performance.now() < end) {
+    for (const [i, call] of calls.entries()) {
+      const t = performance.now();
+      await call();
+      samples[i]?.push(performance.now() - t);
+    }
+  }
+  return samples.map(summarise);
 }
 
 interface Graphs {
