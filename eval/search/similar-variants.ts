@@ -1,6 +1,6 @@
 // Rankings of /similar other than the served one, scored on the judged set (similar-set.ts) in memory over the
 // sample (similar-sample.ts), so many can be compared in one run. The figures are in RESULTS.md ("/similar").
-//   node --import tsx eval/search/similar-variants.ts            the named rankings, every half
+//   node --import tsx eval/search/similar-variants.ts            the named rankings, every half (--verbose: per seed)
 //   node --import tsx eval/search/similar-variants.ts --grid     the grid, on the tuning seeds only
 //
 //   served       the 500 nearest by cosine, one per story (its best member), never the seed's own story
@@ -10,7 +10,15 @@
 //                ranked by z(centred dot) + weight × z(theme cosine) (z: standardised over the candidates), themes
 //                weighted by tf × BM25 idf over the sample; tf binary, 1 + ln(mentions) or BM25's saturation (k1 1.2)
 
-import { byHalf, scoreSeeds, similarTable, type HalfFigure, type SimilarRanking } from "./similar-eval.js";
+import {
+  byHalf,
+  scoreSeeds,
+  similarTable,
+  verboseLines,
+  type HalfFigure,
+  type SeedScore,
+  type SimilarRanking,
+} from "./similar-eval.js";
 import { loadSample, type SampleArticle } from "./similar-sample.js";
 import { SIMILAR_SEEDS } from "./similar-set.js";
 
@@ -58,15 +66,22 @@ if (GRID) {
   const rows = [];
   for (const { name, variant } of NAMED) rows.push({ name, figures: await figures(variant) });
   console.log(similarTable(rows));
+  if (process.argv.includes("--verbose")) {
+    for (const { name, variant } of NAMED) console.log(`\n${name}\n${verboseLines("", await perSeed(variant)).join("\n")}`);
+  }
 }
 
 async function figures(variant: Variant | "served"): Promise<HalfFigure[]> {
+  return byHalf(await perSeed(variant));
+}
+
+async function perSeed(variant: Variant | "served"): Promise<SeedScore[]> {
   const rank: SimilarRanking = async (id) => {
     const seed = byId.get(id);
     if (seed === undefined) return [];
     return variant === "served" ? served(seed) : ranked(seed, variant);
   };
-  return byHalf(await scoreSeeds(rank, storyOf, GRID ? SIMILAR_SEEDS.filter((s) => s.half === "tuning") : SIMILAR_SEEDS));
+  return scoreSeeds(rank, storyOf, GRID ? SIMILAR_SEEDS.filter((s) => s.half === "tuning") : SIMILAR_SEEDS);
 }
 
 function served(seed: SampleArticle): string[] {
