@@ -15,6 +15,7 @@ const EMBEDDED_ONLY = [
   "test/http/graph-exposures-old-index.test.ts",
   // The HNSW graph files the embedded engine writes beside its monthly SQLite files.
   "test/http/semantic-graph.test.ts",
+  "test/http/similar-large-story.test.ts",
   // Pins its own OpenSearch node and runs as it is in the integration project.
   "test/http/opensearch-shape.test.ts",
   // The embedded engine's read lanes (index reads on worker threads); the scaled shape's reads are network calls.

@@ -32,9 +32,9 @@ import { PLANS } from "../src/domain/plans.js";
 import type { ArticleFilters } from "../src/domain/search-query.js";
 import { semanticText } from "../src/domain/semantic-query.js";
 import { searchByMeaning } from "../src/usecases/search/search-by-meaning.js";
-import { similarArticles } from "../src/usecases/search/similar-articles.js";
+import { SIMILAR_DEPTH, similarArticles } from "../src/usecases/search/similar-articles.js";
 import { generateCorpus } from "./corpus/generate-corpus.js";
-import { loadAverage, machine, timeCalls, type Latency } from "./scale/measure.js";
+import { loadAverage, machine, summarise, timeCalls, type Latency } from "./scale/measure.js";
 import { benchOptions } from "./scale/bench-options.js";
 import { writeSection } from "./scale/results-file.js";
 import { ingestPass } from "./scale/run-ingest.js";
@@ -63,11 +63,17 @@ async function main(): Promise<void> {
   const dataDir = join(DATA, `semantic-${corpus.key}`);
   const ready = join(dataDir, "EMBEDDED.json");
   let backfill: Backfill;
+  // An index of this corpus already ingested (BENCH-CORPUS.json holds its key: a copy of another bench's clustered
+  // ingest will do) is embedded without ingesting again.
+  const ingested = join(dataDir, "BENCH-CORPUS.json");
   if (args.reuse && existsSync(ready)) {
     backfill = JSON.parse(readFileSync(ready, "utf8")) as Backfill;
   } else {
-    rmSync(dataDir, { recursive: true, force: true });
-    await ingestPass("clustered", corpusDir, dataDir);
+    if (!existsSync(ingested) || readFileSync(ingested, "utf8").trim() !== corpus.key) {
+      rmSync(dataDir, { recursive: true, force: true });
+      await ingestPass("clustered", corpusDir, dataDir);
+      writeFileSync(ingested, corpus.key);
+    }
     backfill = await embedDistinct(dataDir);
     writeFileSync(ready, JSON.stringify(backfill));
   }
@@ -151,6 +157,31 @@ async function main(): Promise<void> {
     const body = (await similar()) as { total: number; partial: boolean };
     rows.push(row("/similar", `/similar/${seed}`, body.total, latency, undefined, body.partial));
     console.error(rows.at(-1));
+    breakdown.push(await similarBreakdown(container, seed));
+    console.error(breakdown.at(-1));
+    // Seeds whose stories are smaller (the first one's is among the corpus's largest).
+    for (const q of ["verstappen", "nightclub fire"]) {
+      const other = (await container.index.search({ keywords: parseKeywordQuery(q), filters: {}, offset: 0, limit: 1 })).hits[0]
+        ?.article;
+      if (other === undefined) continue;
+      const members = (await container.index.search({ filters: { story_id: other.story_id ?? other.id }, offset: 0, limit: 1 }))
+        .total;
+      const run = (): Promise<unknown> =>
+        similarArticles(container.index, container.embedder, { id: other.id, limit: 10, view: "full" }, plan, Date.now());
+      const took = await timeCalls(run, SECONDS);
+      const answer = (await run()) as { total: number; partial: boolean };
+      rows.push(
+        row(
+          `/similar, seed story of ${members.toLocaleString("en")}`,
+          `/similar/${other.id}`,
+          answer.total,
+          took,
+          undefined,
+          answer.partial,
+        ),
+      );
+      console.error(rows.at(-1));
+    }
   } finally {
     await container.close();
     await exact.close();
@@ -178,6 +209,40 @@ ${breakdown.join("\n")}
 `;
   writeSection(args.out, "semantic", body);
   console.error(body);
+}
+
+/**
+ * Where the /similar row's time goes: the seed's own story (its members are left out, so each index is asked for
+ * that many more neighbours), the seed's vector, and the nearest articles with and without leaving the story out.
+ */
+async function similarBreakdown(container: ReturnType<typeof createContainer>, seed: string): Promise<string> {
+  const model = container.embedder.model;
+  const found = await container.index.vectorOf(seed, model);
+  if (found.status !== "found" || found.vector === null) return `/similar: the seed ${seed} has no vector (${found.status}).`;
+  const { vector, story_id } = found;
+  const story = story_id ?? seed;
+  const members = (await container.index.search({ filters: { story_id: story }, offset: 0, limit: 1 })).total;
+  const lookup = await timeCalls(() => container.index.vectorOf(seed, model), SECONDS);
+  const near = (excludeStory?: string) => () =>
+    container.index.nearest({ vector, model, filters: {}, k: SIMILAR_DEPTH, ...(excludeStory ? { excludeStory } : {}) });
+  // Alternated call by call, so the machine's other load weighs on both alike.
+  const [excluding, keeping] = (await timeAlternately([near(story), near()], SECONDS)) as [Latency, Latency];
+  return `Breakdown of the /similar row (p50, ms): the seed's story has ${members.toLocaleString("en")} articles, left out of the ${SIMILAR_DEPTH} nearest; the seed's vector ${lookup.p50.toFixed(1)}; the six indexes' ${SIMILAR_DEPTH} nearest leaving its story out ${excluding.p50.toFixed(1)} (p99 ${excluding.p99.toFixed(1)}), keeping it ${keeping.p50.toFixed(1)}; the rest (the seed's document, one per story, the page's documents) is the difference to the row's p50.`;
+}
+
+/** Runs the calls in turn for about `seconds` (after a short warm-up), each timed in ms. */
+async function timeAlternately(calls: ReadonlyArray<() => Promise<unknown>>, seconds: number): Promise<Latency[]> {
+  for (const call of calls) for (let i = 0; i < 5; i++) await call();
+  const samples = calls.map((): number[] => []);
+  const end = performance.now() + seconds * 1000 * calls.length;
+  while (performance.now() < end) {
+    for (const [i, call] of calls.entries()) {
+      const t = performance.now();
+      await call();
+      samples[i]?.push(performance.now() - t);
+    }
+  }
+  return samples.map(summarise);
 }
 
 interface Graphs {

@@ -104,9 +104,11 @@ export interface AnnView {
   /**
    * At least the nearest `k` articles the files cover (the nodes nearest, each
    * followed by its copies), best first, with their dot product (cosine
-   * similarity); ties newest (highest rowid) first.
+   * similarity); ties newest (highest rowid) first. Articles in `skip` are left
+   * out and not counted towards `k` (/similar's seed story: thousands of copies
+   * of a few vectors, which would otherwise widen the search by as many).
    */
-  search(vector: Float32Array, k: number): Array<{ rowid: number; score: number }>;
+  search(vector: Float32Array, k: number, skip?: ReadonlySet<number>): Array<{ rowid: number; score: number }>;
 }
 
 const views = new Map<string, { view: AnnView; stamp: string }>();
@@ -137,21 +139,30 @@ export function annView(dbPath: string, model: string, dimensions: number): AnnV
   try {
     const index = indexOf(dimensions);
     index.view(paths.index);
-    const copies = copiesByNode(readFileSync(paths.dup));
-    // Nodes to ask for to reach k articles: in proportion to the share of articles that are nodes, with a margin.
+    const dup = readFileSync(paths.dup);
+    const copies = copiesByNode(dup);
+    const nodeOf = nodeOfCopy(dup, meta.upTo);
+    // Nodes to ask for to reach k articles: in proportion to the share of articles that are nodes, with a margin,
+    // plus the nodes whose articles are skipped (a story's copies share a few nodes, the nearest ones).
     const share = meta.vectors / Math.max(1, meta.articles);
+    const skippedNodes = (skip: ReadonlySet<number>): number => {
+      const nodes = new Set<number>();
+      for (const rowid of skip) if (rowid <= meta.upTo) nodes.add(nodeOf[rowid] || rowid);
+      return nodes.size;
+    };
     const view: AnnView = {
       meta,
-      search(vector, k) {
-        let nodes = Math.min(meta.vectors, Math.ceil(k * share * 1.5) + 16);
+      search(vector, k, skip) {
+        const skipped = skip === undefined || skip.size === 0 ? 0 : skippedNodes(skip);
+        let nodes = Math.min(meta.vectors, Math.ceil(k * share * 1.5) + 16 + skipped);
         for (;;) {
           const found = index.search(vector, Math.max(1, nodes), 1);
           const out: Array<{ rowid: number; score: number }> = [];
           for (let i = 0; i < found.keys.length; i++) {
             const rowid = Number(found.keys[i]);
             const score = 1 - (found.distances[i] as number);
-            out.push({ rowid, score });
-            for (const copy of copies.get(rowid) ?? []) out.push({ rowid: copy, score });
+            if (!skip?.has(rowid)) out.push({ rowid, score });
+            for (const copy of copies.get(rowid) ?? []) if (!skip?.has(copy)) out.push({ rowid: copy, score });
           }
           if (out.length >= k || nodes >= meta.vectors) {
             out.sort((a, b) => b.score - a.score || b.rowid - a.rowid);
@@ -169,6 +180,17 @@ export function annView(dbPath: string, model: string, dimensions: number): AnnV
     warnRecovered(`mapping the nearest-neighbour graph of ${dbPath}`, error);
     return undefined;
   }
+}
+
+/** Each copy's node, by rowid (0: not a copy): 4 bytes per article of the month. */
+function nodeOfCopy(file: Buffer, upTo: number): Uint32Array {
+  const pairs = new Uint32Array(new Uint8Array(file).buffer, 0, file.byteLength >>> 2);
+  const out = new Uint32Array(upTo + 1);
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    const copy = pairs[i] as number;
+    if (copy <= upTo) out[copy] = pairs[i + 1] as number;
+  }
+  return out;
 }
 
 function copiesByNode(file: Buffer): Map<number, number[]> {

@@ -119,13 +119,14 @@ function nearestByGraph(
   const whole = matchesWholeIndex(search);
   const articles = Math.max(1, partition.count());
   const share = whole ? 1 : Math.max(0.01, Math.min(1, estimatedMatches(partition, search) / articles));
-  const wanted = k + (skip?.size ?? 0);
+  // The skipped articles (the seed's story) are left out inside the graph's search and not counted: a story of
+  // thousands of copies would otherwise widen every search by as many.
   const covered = graph.meta.articles;
-  let fetch = Math.min(covered, Math.ceil(whole ? wanted : (wanted / share) * 1.2));
+  let fetch = Math.min(covered, Math.ceil(whole ? k : (k / share) * 1.2));
   let passed: Array<{ rowid: number; score: number }> = [];
   let scored = 0;
   for (let attempt = 0; ; attempt++) {
-    const found = graph.search(query, fetch);
+    const found = graph.search(query, fetch, skip);
     scored = found.length;
     const keep = whole
       ? undefined
@@ -134,7 +135,7 @@ function nearestByGraph(
           search,
           found.map((f) => f.rowid),
         );
-    passed = found.filter((f) => (keep === undefined || keep.has(f.rowid)) && !skip?.has(f.rowid));
+    passed = keep === undefined ? found : found.filter((f) => keep.has(f.rowid));
     if (passed.length >= k || found.length < fetch || fetch >= covered) break;
     if (attempt === 1) return undefined;
     fetch = Math.min(covered, fetch * 4);
