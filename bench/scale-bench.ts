@@ -393,7 +393,8 @@ function targets(r: { ingested: IngestFigures; rows: Row[]; storyRows: StoryRow[
   lines.push(
     `| ingest >= 5,000 records/s | ${ingest.toLocaleString("en")} /s | ${ingest >= 5000 ? "met" : `missed by ${(5000 / ingest).toFixed(2)}x`} |`,
   );
-  if (r.ingested.slowdown === undefined) lines.push("| clustering slows ingest <= 30% | | not measured (no pass without clustering) |");
+  if (r.ingested.slowdown === undefined)
+    lines.push("| clustering slows ingest <= 30% | | not measured (no pass without clustering) |");
   else {
     const slowdown = r.ingested.slowdown * 100;
     lines.push(
