@@ -217,7 +217,7 @@ async function main(): Promise<void> {
   const section = [
     "## Entities and time series at scale",
     "",
-    `Command: \`flock /tmp/newsindex-bench.lock npm run bench:entities -- --articles ${ARTICLES}${MONTHS === 6 ? "" : ` --months ${MONTHS}`} --seconds ${SECONDS}\` (bench/entities-bench.ts). Machine: ${machine()}. Load average before: ${loadBefore}; after: ${loadAverage()}.`,
+    `Command: \`flock /tmp/newsindex-bench.lock npm run bench:entities -- --articles ${ARTICLES}${MONTHS === 6 ? "" : ` --months ${MONTHS}`} --seconds ${SECONDS}${args.reuse ? " --reuse" : ""}\` (bench/entities-bench.ts). Machine: ${machine()}. Load average before: ${loadBefore}; after: ${loadAverage()}.`,
     "",
     `Corpus: ${ARTICLES.toLocaleString("en")} articles generated from the real sample (the scale benchmark's generator, ${MONTHS} months from 2024-01, seed 1), ${ingested ? `ingested with story clustering in ${Math.round(ingested.seconds)} s (${ingested.perSecond} records/s)` : "ingested with story clustering by another bench's run (its figures there)"}; ${(indexBytes / 2 ** 30).toFixed(1)} GiB of monthly indexes with their er-v1 entity keys. Each row: one keep-alive client, one request at a time, for ${SECONDS} s after a warm-up; latency in ms, body read included. A series with no filter but its window is measured twice in this run, on the same index and server: first counted from the articles (every index's time tallies set aside, as an index written before them answers), then from the tallies.${build}`,
     "",
