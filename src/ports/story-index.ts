@@ -107,6 +107,15 @@ export interface StoryIndex {
     window: { from?: string | undefined; to?: string | undefined },
     options: { limit: number; sources: number },
   ): Promise<StoryLookup>;
+  /**
+   * The overviews of a page of stories (a listing), in the order asked: as `storyOverview` for each, answered as
+   * one piece of heavy work (an engine may read them together, and cheap calls do not wait behind them).
+   */
+  storyOverviews(
+    storyIds: readonly string[],
+    window: { from?: string | undefined; to?: string | undefined },
+    options: { limit: number; sources: number },
+  ): Promise<StoryLookup[]>;
   /** Every story holding an article that matches the query. */
   matchStories(query: StoryQuery): Promise<StoryMatches>;
   /**

@@ -322,6 +322,22 @@ export function describeStoryIndexContract(name: string, create: IndexFactory<Ar
       expect(await overviewOf("20991231000000-1", {}, 10, 20)).toBeUndefined();
     });
 
+    it("describes a listing's page of stories as each alone, in the order asked", async () => {
+      const storyIds = [
+        (articles[7] as ArticleDetail).id,
+        "20991231000000-1",
+        storyOf(local[0] as ArticleDetail),
+        storyOf(spanning[0] as ArticleDetail),
+      ];
+      for (const window of windows()) {
+        const page = await fixture.index.storyOverviews(storyIds, window, { limit: 0, sources: 2 });
+        const alone = await Promise.all(storyIds.map((id) => fixture.index.storyOverview(id, window, { limit: 0, sources: 2 })));
+        expect(page.map((found) => found.story)).toEqual(alone.map((found) => found.story));
+        expect(page[1]?.story).toBeUndefined();
+        expect(page[3]?.story?.story_id).toBe(storyIds[3]);
+      }
+    });
+
     it("moves articles to the story they were relabelled into, everywhere", async () => {
       const into = storyOf(spanning[0] as ArticleDetail);
       const absorbed = storyOf(local[0] as ArticleDetail);

@@ -158,6 +158,14 @@ export class OpenSearchIndex implements IndexBackend, StoryIndex, IndexMaintenan
     return storyOverview(this.client, this.names, this.reader, storyId, window, options);
   }
 
+  storyOverviews(
+    storyIds: readonly string[],
+    window: { from?: string | undefined; to?: string | undefined },
+    options: { limit: number; sources: number },
+  ): Promise<StoryLookup[]> {
+    return Promise.all(storyIds.map((id) => this.storyOverview(id, window, options)));
+  }
+
   matchStories(query: StoryQuery): Promise<StoryMatches> {
     return matchStories(this.reader, query);
   }

@@ -140,6 +140,14 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, IndexMainte
     return this.storyLookups.storyOverview(storyId, window, options);
   }
 
+  storyOverviews(
+    storyIds: readonly string[],
+    window: { from?: string | undefined; to?: string | undefined },
+    options: { limit: number; sources: number },
+  ): Promise<StoryLookup[]> {
+    return this.storyLookups.storyOverviews(storyIds, window, options);
+  }
+
   matchStories(query: StoryQuery): Promise<StoryMatches> {
     return this.storyListings.matchStories(query);
   }

@@ -10,7 +10,7 @@ import type { PartitionFailure } from "../../ports/index-coverage.js";
 import { withSignalThreshold } from "../search/signal-percentile.js";
 import type { PercentileRequest } from "../search/signal-filters.js";
 import { byRecency, bySize, type RankedStory, type SizeOrder } from "../../domain/stories/story-order.js";
-import type { StoryIndex, StoryMatch, StoryMatches, StoryQuery } from "../../ports/story-index.js";
+import type { StoryIndex, StoryLookup, StoryMatch, StoryMatches, StoryQuery } from "../../ports/story-index.js";
 import type { Params } from "../../schemas/params.js";
 import type { StoriesResponse, StoryItem } from "../../schemas/responses.js";
 import type { Same } from "../../shared/same-type.js";
@@ -124,8 +124,13 @@ export async function listStories(
 
   const page = ranked.slice(request.offset, request.offset + request.limit);
   const stories: StoryItem[] = [];
-  for (const match of page) {
-    const found = await index.storyOverview(match.story_id, { from: reach }, { limit: 0, sources: STORY_SOURCES_CAP });
+  const overviews = await index.storyOverviews(
+    page.map((match) => match.story_id),
+    { from: reach },
+    { limit: 0, sources: STORY_SOURCES_CAP },
+  );
+  for (const [at, match] of page.entries()) {
+    const found = overviews[at] as StoryLookup;
     failed.push(...found.partitionsFailed);
     const story = found.story;
     if (story === undefined) continue;

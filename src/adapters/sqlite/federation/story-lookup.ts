@@ -6,7 +6,7 @@ import { warnRecovered } from "../../../shared/caught.js";
 import { monthOf } from "../../../shared/timestamps.js";
 import { monthEndPlusSkew, type MonthlyIndexes } from "../catalog/monthly-indexes.js";
 import { walkPartitions, type Walk } from "../partition-walker.js";
-import { NOT_STARTED, type ReadPool } from "../read-pool.js";
+import { NOT_STARTED, type Lane, type ReadPool } from "../read-pool.js";
 import type { MemberFields, StoryMonthOverview } from "../story-overview.js";
 import type { FederatedDocuments } from "./federated-documents.js";
 import { absorb, byRecency, readOf } from "./walk-merge.js";
@@ -35,6 +35,7 @@ export class StoryLookups {
     storyId: string,
     window: { from?: string | undefined; to?: string | undefined },
     options: { limit: number; sources: number },
+    lane: Lane = "light",
   ): Promise<StoryLookup> {
     const parts: Array<{ month: string; overview: StoryMonthOverview }> = [];
     // A story's id is its earliest member's, so no member was collected in a month before the id's.
@@ -46,7 +47,7 @@ export class StoryLookups {
     const walk = await walkPartitions(
       this.pool,
       months,
-      { lane: "light", startedMs: Date.now() },
+      { lane, startedMs: Date.now() },
       (month) => ({ job: "storyOverview", month, args: { storyId, ...span } }),
       (month, overview) => {
         if (overview !== undefined) parts.push({ month, overview });
@@ -54,7 +55,7 @@ export class StoryLookups {
     );
     if (parts.length === 0 && /^\d{14}/.test(storyId)) {
       const current = await this.storyOfArticle(storyId);
-      if (current !== undefined && current !== storyId) return this.storyOverview(current, window, options);
+      if (current !== undefined && current !== storyId) return this.storyOverview(current, window, options, lane);
     }
     const lookup = (story: StoryOverview | undefined): StoryLookup => ({
       story,
@@ -83,7 +84,7 @@ export class StoryLookups {
     let chosen = false;
     for (let at = 0; !chosen && at < members.length; at += REPRESENTATIVE_BATCH) {
       const batch = members.slice(at, at + REPRESENTATIVE_BATCH);
-      const fields = await this.memberFields(batch, walk);
+      const fields = await this.memberFields(batch, walk, lane);
       for (const m of batch) {
         const f = fields.get(m.id);
         if (f === undefined) continue;
@@ -115,10 +116,23 @@ export class StoryLookups {
     });
   }
 
+  /**
+   * A listing's page of stories: read on the heavy lane, so that the browses and lookups of the light lane do not
+   * queue behind ten stories' descriptions; the stories are read at once, each in the order of the page.
+   */
+  storyOverviews(
+    storyIds: readonly string[],
+    window: { from?: string | undefined; to?: string | undefined },
+    options: { limit: number; sources: number },
+  ): Promise<StoryLookup[]> {
+    return Promise.all(storyIds.map((id) => this.storyOverview(id, window, options, "heavy")));
+  }
+
   /** Title, url and publisher of the given members, by article id. */
   private async memberFields(
     members: ReadonlyArray<{ month: string; rowid: number; id: string }>,
     walk: Walk,
+    lane: Lane,
   ): Promise<Map<string, MemberFields>> {
     const byMonth = new Map<string, Array<{ rowid: number; id: string }>>();
     for (const m of members) {
@@ -130,7 +144,7 @@ export class StoryLookups {
     const read = await walkPartitions(
       this.pool,
       [...byMonth.keys()],
-      { lane: "light", startedMs: Date.now() },
+      { lane, startedMs: Date.now() },
       (month) => ({ job: "memberFields", month, args: { rowids: (byMonth.get(month) ?? []).map((m) => m.rowid) } }),
       (month, found) => {
         for (const m of byMonth.get(month) ?? []) {
