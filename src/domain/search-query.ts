@@ -1,3 +1,4 @@
+import type { ArticleDetail } from "./article.js";
 import type { CursorPosition } from "./browse-cursor.js";
 import type { EntityType } from "./entities/entity-key.js";
 import type { GeoArea } from "./geo-area.js";
@@ -68,4 +69,9 @@ export interface ArticleQuery {
   check?: CandidateCheck;
   /** How long the read may take: indexes not read within it are reported `timed_out` (the answer is partial). */
   budgetMs?: number;
+  /**
+   * The article fields the caller reads from each hit; an engine that fetches documents by field may leave the
+   * others out (a hit's other fields are then absent). Absent: every field.
+   */
+  fields?: readonly (keyof ArticleDetail)[];
 }

@@ -148,6 +148,15 @@ describe("GET /search, newest-first browse", () => {
     expect(last.has_more).toBe(false);
   });
 
+  it("shows each hit's Article fields with the values /doc/{id} has for it", async () => {
+    const { body } = await search("q=baltimore+shooting&limit=3");
+    expect(body.results.length).toBeGreaterThan(0);
+    for (const hit of body.results) {
+      const doc = await json<Record<string, unknown>>(await server.get(`/doc/${hit.id}`));
+      for (const field of ARTICLE_FIELDS) expect((hit as unknown as Record<string, unknown>)[field]).toEqual(doc[field]);
+    }
+  });
+
   it("keeps exactly the compact fields with view=compact", async () => {
     const { body } = await search("q=baltimore&view=compact&limit=3");
     for (const hit of body.results) {

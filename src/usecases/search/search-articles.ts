@@ -1,4 +1,11 @@
-import { toArticle, toCompactArticle, type Article } from "../../domain/article.js";
+import {
+  ARTICLE_FIELDS,
+  COMPACT_ARTICLE_FIELDS,
+  toArticle,
+  toCompactArticle,
+  type Article,
+  type ArticleDetail,
+} from "../../domain/article.js";
 import { ATTRIBUTION } from "../../domain/attribution.js";
 import { candidateBatches } from "../../domain/billing/index-usage.js";
 import { cursorPageCredits, resumedInTieGroup } from "../../domain/billing/cursor-page.js";
@@ -45,6 +52,7 @@ export async function searchArticles(
   if (request.facets) query.facets = request.facets;
   if (request.cursor) query.cursor = { after: request.cursor.after };
   if (request.check) query.check = request.check;
+  query.fields = fieldsRead(request.view, request.check?.area);
   const pass = request.percentile ? await withSignalThreshold(index, query, request.percentile) : undefined;
   if (pass) query = pass.query;
   const result = await index.search(query);
@@ -105,6 +113,21 @@ function present(
   if (hit.score !== undefined) full.score = hit.score;
   if (area) full.matched_locations = matchedLocations(hit.article.location_details, area);
   return full;
+}
+
+type DetailField = keyof ArticleDetail;
+/** Besides the shown fields, a cursor page's price reads each hit's browse order (domain/browse-cursor.ts). */
+const BROWSE_ORDER: readonly DetailField[] = ["id", "published_at", "collected_at"];
+const COMPACT_READ: readonly DetailField[] = [
+  ...new Set([...COMPACT_ARTICLE_FIELDS.filter((f) => f !== "score"), ...BROWSE_ORDER]),
+];
+const FULL_READ: readonly DetailField[] = ARTICLE_FIELDS;
+const FULL_READ_IN_AREA: readonly DetailField[] = [...ARTICLE_FIELDS, "location_details"];
+
+/** The fields `present` reads of each hit, so an engine fetching documents by field fetches only these. */
+function fieldsRead(view: ArticleSearchRequest["view"], area: GeoArea | undefined): readonly DetailField[] {
+  if (view === "compact") return COMPACT_READ;
+  return area ? FULL_READ_IN_AREA : FULL_READ;
 }
 
 function approximateFacets(facets: Partial<Record<FilterField, Facet>>): Partial<Record<FilterField, Facet>> {
