@@ -1,42 +1,27 @@
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startHttpsReceiver, type HttpsReceiver } from "../support/https-receiver.js";
+import type { HttpsReceiver } from "../support/https-receiver.js";
 import { TestClock } from "../support/test-clock.js";
-import { json, startTestServer, type TestServer } from "../support/test-server.js";
-import { CHILLIES_ID, CHILLIES_Q, createWatch, eventsOf, reportsOf, writeReports } from "./watch-fixtures.js";
+import { json, type TestServer } from "../support/test-server.js";
+import { startPostgresReplicas, type PostgresReplicas } from "./postgres-replicas.js";
+import { CHILLIES_Q, createWatch, eventsOf } from "./watch-fixtures.js";
 
 // The scaled shape: two API replicas share one PostgreSQL control store and
 // both run the watch scheduler. Running their passes at the same moment, each
 // due watch runs once, each event is recorded once and each delivery is
 // POSTed once.
 
-const URL = process.env.NEWSINDEX_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const schema = `newsindex_test_${randomBytes(6).toString("hex")}`;
 const clock = new TestClock(Date.UTC(2023, 6, 2, 16, 0, 0));
+let setup: PostgresReplicas;
 let replicas: [TestServer, TestServer];
 let receiver: HttpsReceiver;
 
 beforeAll(async () => {
-  receiver = await startHttpsReceiver(["localhost"]);
-  const config = {
-    controlStore: "postgres" as const,
-    databaseUrl: URL,
-    databaseSchema: schema,
-    webhookTestHost: "localhost",
-    webhookTestCaFile: receiver.caFile,
-  };
-  const files = () => [writeReports(reportsOf(CHILLIES_ID, 0, 3, "20230702155500"), "first.gkg.csv")];
-  replicas = [await startTestServer({ files: files(), clock, config }), await startTestServer({ files: files(), clock, config })];
+  setup = await startPostgresReplicas(clock, "first.gkg.csv");
+  ({ replicas, receiver } = setup);
 });
 
 afterAll(async () => {
-  for (const replica of replicas ?? []) await replica.close();
-  await receiver?.close();
-  const admin = new pg.Client({ connectionString: URL });
-  await admin.connect();
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await admin.end();
+  await setup?.close();
 });
 
 describe("watches on two replicas sharing PostgreSQL", () => {

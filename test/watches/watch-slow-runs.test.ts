@@ -1,44 +1,29 @@
-import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RunReport } from "../../src/app/watch-runs/watch-runner.js";
-import { startHttpsReceiver, type HttpsReceiver } from "../support/https-receiver.js";
+import type { HttpsReceiver } from "../support/https-receiver.js";
 import { TestClock } from "../support/test-clock.js";
-import { json, startTestServer, type TestServer } from "../support/test-server.js";
-import { CHILLIES_ID, CHILLIES_Q, createWatch, reportsOf, writeReports } from "./watch-fixtures.js";
+import { json, type TestServer } from "../support/test-server.js";
+import { startPostgresReplicas, type PostgresReplicas } from "./postgres-replicas.js";
+import { CHILLIES_Q, createWatch } from "./watch-fixtures.js";
 
 // Two replicas on one PostgreSQL control store, and runs or webhook deliveries slower than a claim's lease (5 and 2
 // minutes): a replica that claimed several due watches (deliveries) at once and ran them one after another would
 // still be on the first when the others' claims ran out, so the other replica would take them over and both would
 // run and charge (POST) them. A replica claims each as it starts it, so a slow one delays only itself.
 
-const URL = process.env.NEWSINDEX_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-const schema = `newsindex_test_${randomBytes(6).toString("hex")}`;
 const MINUTE = 60_000;
 const clock = new TestClock(Date.UTC(2023, 6, 2, 16, 0, 0));
+let setup: PostgresReplicas;
 let replicas: [TestServer, TestServer];
 let receiver: HttpsReceiver;
 
 beforeAll(async () => {
-  receiver = await startHttpsReceiver(["localhost"]);
-  const config = {
-    controlStore: "postgres" as const,
-    databaseUrl: URL,
-    databaseSchema: schema,
-    webhookTestHost: "localhost",
-    webhookTestCaFile: receiver.caFile,
-  };
-  const files = () => [writeReports(reportsOf(CHILLIES_ID, 0, 3, "20230702155500"), "slow-runs.gkg.csv")];
-  replicas = [await startTestServer({ files: files(), clock, config }), await startTestServer({ files: files(), clock, config })];
+  setup = await startPostgresReplicas(clock, "slow-runs.gkg.csv");
+  ({ replicas, receiver } = setup);
 });
 
 afterAll(async () => {
-  for (const replica of replicas ?? []) await replica.close();
-  await receiver?.close();
-  const admin = new pg.Client({ connectionString: URL });
-  await admin.connect();
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await admin.end();
+  await setup?.close();
 });
 
 /**
