@@ -12,6 +12,8 @@
 #   NEWSINDEX_DATABASE_SCHEMA=apicpu newsindex ingest --data-dir DATA_DIR FILE...
 # Each TREE is a checkout of the project with node_modules; REQ_PATH (default a keyword /search) is the call timed.
 # Prints one line per build and round: load average before it, req/s, p50, server CPU per request.
+# SYSCALLS=1 instead counts the server's socket writes per request (strace -c on every thread during the timed
+# requests; strace slows the process, so the CPU figures of such a run are not comparable and are not printed).
 set -euo pipefail
 DATA_DIR=$1
 ROUNDS=$2
@@ -44,9 +46,25 @@ one() {
   "$autocannon" -c 10 -d 3 -H "Authorization: Bearer $key" "http://127.0.0.1:$port$REQ_PATH" >/dev/null 2>&1
   # Fields 14 and 15 of /proc/PID/stat: user and system time, in clock ticks.
   local cpu0 cpu1
+  local tracer=""
+  if [ "${SYSCALLS:-}" = 1 ]; then
+    strace -f -c -e trace=write,writev,sendto,sendmsg -o "$WORK/strace" -p "$pid" 2>/dev/null &
+    tracer=$!
+    sleep 1
+  fi
   cpu0=$(awk '{print $14+$15}' "/proc/$pid/stat")
   "$autocannon" -j -c 10 -a "$REQUESTS" -H "Authorization: Bearer $key" "http://127.0.0.1:$port$REQ_PATH" >"$WORK/ac.json" 2>/dev/null
   cpu1=$(awk '{print $14+$15}' "/proc/$pid/stat")
+  if [ -n "$tracer" ]; then
+    kill -INT "$tracer"
+    wait "$tracer" || true
+    awk -v n="$REQUESTS" -v r="$round" -v t="$tree" '$NF ~ /^(write|writev|sendto|sendmsg)$/ { printf "round %s %s: %s %.2f per request\n", r, t, $NF, $4 / n }' "$WORK/strace"
+    kill -TERM "$pid"
+    wait "$pid" || true
+    exec 3>&-
+    rm -f "$WORK/in" "$WORK/out" "$WORK/ac.json" "$WORK/strace"
+    return
+  fi
   node -e '
     const r = JSON.parse(require("fs").readFileSync(process.argv[1], "utf8"));
     const ms = (Number(process.argv[2]) * 1000) / Number(process.argv[3]);
