@@ -1,6 +1,9 @@
 import { randomBytes } from "node:crypto";
 import pg from "pg";
+import { afterAll, describe, expect, it } from "vitest";
+import { NEWEST_FRESH_MS } from "../../src/adapters/postgres/slot-ledger.js";
 import { PostgresControlStore } from "../../src/adapters/postgres/control-store.js";
+import type { SlotListing } from "../../src/ports/slot-ledger.js";
 import { describeSlotLedgerContract } from "./slot-ledger.contract.js";
 
 // The same contract on a real PostgreSQL server, in a schema of its own that is dropped afterwards.
@@ -32,4 +35,35 @@ describeSlotLedgerContract("postgres", async () => {
       await admin.end();
     },
   };
+});
+
+describe("postgres slot ledger: the newest slot across replicas", () => {
+  const schema = `newsindex_test_${randomBytes(6).toString("hex")}`;
+  const stores: PostgresControlStore[] = [];
+  const replica = (): PostgresControlStore => {
+    const store = new PostgresControlStore(URL, schema);
+    stores.push(store);
+    return store;
+  };
+  const listing = (slot: string): SlotListing => ({ slot, kind: "gkg", bytes: 1, md5: "0".repeat(32), url: `http://m/${slot}` });
+
+  afterAll(async () => {
+    for (const store of stores) await store.close();
+    const admin = new pg.Client({ connectionString: URL });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+
+  it("is told at once on the replica that recorded it, and on another within NEWEST_FRESH_MS", async () => {
+    const follower = replica().slotLedger();
+    const api = replica().slotLedger();
+    await follower.record([listing("20260101000000")], "20260101000500");
+    expect(await api.newest("gkg")).toBe("20260101000000");
+    expect(await follower.newest("gkg")).toBe("20260101000000");
+    await follower.record([listing("20260101001500")], "20260101002000");
+    expect(await follower.newest("gkg")).toBe("20260101001500");
+    await new Promise((resolve) => setTimeout(resolve, NEWEST_FRESH_MS + 50));
+    expect(await api.newest("gkg")).toBe("20260101001500");
+  });
 });

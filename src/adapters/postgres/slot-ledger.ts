@@ -7,8 +7,18 @@ import { inTransaction, prepared } from "./transaction.js";
 // The feed ledger on PostgreSQL, shared by every replica of the scaled shape (same pool and schema as the control
 // store). Only the replica holding the follower lease writes it; any replica reads it.
 
+/**
+ * How long a replica answers `newest` from memory. Every answer that covers the feed asks it (feed-coverage.ts); it
+ * changes when a slot is first recorded, every 15 minutes. This replica's own records take effect at once; another
+ * replica's within this bound, so an answer tells a new slot at most one second after one asked without the cache
+ * would (a pending slot is told by the ledger's listing, read afresh, once the newest slot is known).
+ */
+export const NEWEST_FRESH_MS = 1_000;
+
 export class PostgresSlotLedger implements SlotLedger {
   private readonly ready: Promise<void>;
+  /** `newest` per kind as last read, and when (monotonic clock: the bound holds whatever the service's clock says). */
+  private readonly newestRead = new Map<SlotKind, { at: number; slot: Promise<string | undefined> }>();
 
   constructor(
     private readonly pool: pg.Pool,
@@ -34,6 +44,7 @@ export class PostgresSlotLedger implements SlotLedger {
 
   async record(listings: readonly SlotListing[], at: string): Promise<void> {
     await this.ready;
+    this.newestRead.clear();
     const sql = upsertListingSql(
       `${this.s}.feed_slots`,
       Array.from({ length: 11 }, (_, i) => `$${i + 1}`),
@@ -90,7 +101,19 @@ export class PostgresSlotLedger implements SlotLedger {
 
   async newest(kind: SlotKind): Promise<string | undefined> {
     await this.ready;
-    // Asked on every answer that covers the feed (usecases/feed/feed-coverage.ts).
+    const now = performance.now();
+    const read = this.newestRead.get(kind);
+    if (read !== undefined && now - read.at < NEWEST_FRESH_MS) return read.slot;
+    // Calls arriving while it is read share the one statement.
+    const slot = this.readNewest(kind);
+    this.newestRead.set(kind, { at: now, slot });
+    slot.catch(() => {
+      if (this.newestRead.get(kind)?.slot === slot) this.newestRead.delete(kind);
+    });
+    return slot;
+  }
+
+  private async readNewest(kind: SlotKind): Promise<string | undefined> {
     const { rows } = await this.pool.query<{ slot: string | null }>(
       prepared({ text: `SELECT max(slot) AS slot FROM ${this.s}.feed_slots WHERE kind = $1`, values: [kind] }),
     );
