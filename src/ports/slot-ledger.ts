@@ -46,8 +46,11 @@ export interface SlotLedger {
   due(at: string, kinds: readonly SlotKind[], limit: number): Promise<SlotEntry[]>;
   /** The ledger from `from` to `to` (both included), oldest first; every slot when both are absent. */
   list(range?: { from?: string; to?: string; kinds?: readonly SlotKind[] }): Promise<SlotEntry[]>;
-  /** The newest slot of a kind the ledger holds. */
-  newest(kind: SlotKind): Promise<string | undefined>;
+  /**
+   * The newest slot of a kind the ledger holds, as read at most `maxAgeMs` ago (default 0: read now). An adapter may
+   * answer a frequent asker from memory within that bound; the follower, which decides gaps by it, reads it now.
+   */
+  newest(kind: SlotKind, maxAgeMs?: number): Promise<string | undefined>;
   /** One more attempt starts: counted before any work, so a kill mid-slot still counts it. */
   startAttempt(slot: string, kind: SlotKind, at: string): Promise<void>;
   markIngested(slot: string, kind: SlotKind, records: number, at: string): Promise<void>;

@@ -7,14 +7,6 @@ import { inTransaction, prepared } from "./transaction.js";
 // The feed ledger on PostgreSQL, shared by every replica of the scaled shape (same pool and schema as the control
 // store). Only the replica holding the follower lease writes it; any replica reads it.
 
-/**
- * How long a replica answers `newest` from memory. Every answer that covers the feed asks it (feed-coverage.ts); it
- * changes when a slot is first recorded, every 15 minutes. This replica's own records take effect at once; another
- * replica's within this bound, so an answer tells a new slot at most one second after one asked without the cache
- * would (a pending slot is told by the ledger's listing, read afresh, once the newest slot is known).
- */
-export const NEWEST_FRESH_MS = 1_000;
-
 export class PostgresSlotLedger implements SlotLedger {
   private readonly ready: Promise<void>;
   /** `newest` per kind as last read, and when (monotonic clock: the bound holds whatever the service's clock says). */
@@ -99,11 +91,16 @@ export class PostgresSlotLedger implements SlotLedger {
     return rows.map(toSlotEntry);
   }
 
-  async newest(kind: SlotKind): Promise<string | undefined> {
+  /**
+   * Asked by every answer that covers the feed (feed-coverage.ts) with a bound: read once per bound per replica, and
+   * shared by the calls arriving while it is read. This replica's own records take effect at once (record() forgets
+   * the last read); another replica's within the bound.
+   */
+  async newest(kind: SlotKind, maxAgeMs = 0): Promise<string | undefined> {
     await this.ready;
     const now = performance.now();
     const read = this.newestRead.get(kind);
-    if (read !== undefined && now - read.at < NEWEST_FRESH_MS) return read.slot;
+    if (read !== undefined && now - read.at < maxAgeMs) return read.slot;
     // Calls arriving while it is read share the one statement.
     const slot = this.readNewest(kind);
     this.newestRead.set(kind, { at: now, slot });

@@ -28,6 +28,13 @@ export function overdue(ageMs: number): boolean {
   return ageMs > OVERDUE_MS && ageMs < LIVE_MS;
 }
 
+/**
+ * How old the newest slot an answer reads may be. It changes when a slot is first recorded (every 15 minutes) and
+ * every answer asks it, so a replica reads it once a second: an answer may tell a new slot a second late (a pending
+ * slot is told by the ledger's listing, read afresh, once the newest slot is known).
+ */
+export const NEWEST_MAX_AGE_MS = 1_000;
+
 /** The answer, with `partial` and `coverage` set when its window holds a slot the index lacks. */
 export async function withFeedGaps<B extends object>(
   body: B,
@@ -37,7 +44,7 @@ export async function withFeedGaps<B extends object>(
 ): Promise<B> {
   const covered = body as Covered;
   if (ledger === undefined || covered.coverage !== "complete") return body;
-  const newest = await ledger.newest("gkg");
+  const newest = await ledger.newest("gkg", NEWEST_MAX_AGE_MS);
   if (newest === undefined) return body;
   const now = toStamp(nowMs);
   let from = typeof params.from === "string" ? (parseTimeBound(params.from, "start") ?? "") : "";
