@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort, runCli, spawnCli, waitUntil, type CliProcess } from "./support/cli-process.js";
 import { testOpenSearch, type TestOpenSearch } from "./support/opensearch.js";
 import { SAMPLE_FILES } from "./support/test-server.js";
+import { DATABASE_URL, dropSchemas } from "./support/test-shape.js";
 
 // The scaled shape as an operator runs it: `newsindex ingest` with
 // NEWSINDEX_INDEX=opensearch and the PostgreSQL control store writes articles
@@ -15,7 +16,6 @@ import { SAMPLE_FILES } from "./support/test-server.js";
 // then two `newsindex serve` processes, each on an empty data dir of its own,
 // answer from them alike. No data dir is left holding a database.
 
-const DATABASE_URL = process.env.NEWSINDEX_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const SUMMARY = /^ingested (\d+) records \((\d+) new, (\d+) unchanged\)/m;
 
 let node: TestOpenSearch;
@@ -43,10 +43,7 @@ afterAll(async () => {
     await replica.exited;
   }
   await node?.dispose();
-  const admin = new pg.Client({ connectionString: DATABASE_URL });
-  await admin.connect();
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await admin.end();
+  await dropSchemas([schema]);
   rmSync(dir, { recursive: true, force: true });
 });
 

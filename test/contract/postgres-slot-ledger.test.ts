@@ -1,38 +1,33 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { NEWEST_MAX_AGE_MS } from "../../src/usecases/feed/feed-coverage.js";
 import { PostgresControlStore } from "../../src/adapters/postgres/control-store.js";
 import type { SlotListing } from "../../src/ports/slot-ledger.js";
 import { describeSlotLedgerContract } from "./slot-ledger.contract.js";
+import { DATABASE_URL, dropSchemas } from "../support/test-shape.js";
 
 // The same contract on a real PostgreSQL server, in a schema of its own that is dropped afterwards.
 
-const URL = process.env.NEWSINDEX_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-
 describeSlotLedgerContract("postgres", async () => {
   const schema = `newsindex_test_${randomBytes(6).toString("hex")}`;
-  let control = new PostgresControlStore(URL, schema);
+  let control = new PostgresControlStore(DATABASE_URL, schema);
   const others: PostgresControlStore[] = [];
   return {
     ledger: control.slotLedger(),
     async reopen() {
       await control.close();
-      control = new PostgresControlStore(URL, schema);
+      control = new PostgresControlStore(DATABASE_URL, schema);
       return control.slotLedger();
     },
     lease() {
-      const own = new PostgresControlStore(URL, schema);
+      const own = new PostgresControlStore(DATABASE_URL, schema);
       others.push(own);
       return own.followerLease();
     },
     async dispose() {
       await control.close();
       for (const other of others) await other.close();
-      const admin = new pg.Client({ connectionString: URL });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-      await admin.end();
+      await dropSchemas([schema]);
     },
   };
 });
@@ -41,7 +36,7 @@ describe("postgres slot ledger: the newest slot across replicas", () => {
   const schema = `newsindex_test_${randomBytes(6).toString("hex")}`;
   const stores: PostgresControlStore[] = [];
   const replica = (): PostgresControlStore => {
-    const store = new PostgresControlStore(URL, schema);
+    const store = new PostgresControlStore(DATABASE_URL, schema);
     stores.push(store);
     return store;
   };
@@ -49,10 +44,7 @@ describe("postgres slot ledger: the newest slot across replicas", () => {
 
   afterAll(async () => {
     for (const store of stores) await store.close();
-    const admin = new pg.Client({ connectionString: URL });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
+    await dropSchemas([schema]);
   });
 
   it("is told at once on the replica that recorded it, on another within the bound asked, and read now unasked", async () => {

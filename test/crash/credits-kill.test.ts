@@ -2,12 +2,12 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig, type ConfigOverrides } from "../../src/config/config.js";
 import { createContainer } from "../../src/container.js";
 import { freePort, spawnCli, waitUntil, type CliProcess } from "../support/cli-process.js";
 import { SAMPLE_FILES } from "../support/test-server.js";
+import { DATABASE_URL, dropSchemas } from "../support/test-shape.js";
 
 // kill -9 of a real `newsindex serve` in the middle of a burst of priced calls,
 // then a restart on the same data dir.
@@ -39,8 +39,6 @@ const PATHS = [
   "/doc/20160101020000-999999",
 ];
 
-const DATABASE_URL = process.env.NEWSINDEX_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
-
 describe.each(["sqlite", "postgres"] as const)("kill -9 during a burst of priced calls, counters in %s", (store) => {
   let dir: string;
   let key: string;
@@ -66,10 +64,7 @@ describe.each(["sqlite", "postgres"] as const)("kill -9 during a burst of priced
   afterAll(async () => {
     rmSync(dir, { recursive: true, force: true });
     if (store !== "postgres") return;
-    const admin = new pg.Client({ connectionString: DATABASE_URL });
-    await admin.connect();
-    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await admin.end();
+    await dropSchemas([schema]);
   });
 
   /** `newsindex serve` on the data dir, once it answers. */

@@ -2,19 +2,18 @@ import { randomBytes } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../src/config/config.js";
 import { createContainer, type Container } from "../../src/container.js";
 import { freePort, spawnCli, waitUntil, type CliProcess } from "../support/cli-process.js";
 import { cutSlots, GdeltMirror, type MirrorSlot } from "../support/gdelt-mirror.js";
+import { DATABASE_URL, dropSchemas } from "../support/test-shape.js";
 
 // The scaled shape: two replicas run `serve --follow` on one PostgreSQL control store (and one shared data dir).
 // Exactly one follows; killed with -9, it hands the feed over to the other, which carries on from the ledger.
 
 type Slot = MirrorSlot & { gkg: string[][]; translation: string[][] };
 
-const URL = process.env.NEWSINDEX_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const schema = `newsindex_test_${randomBytes(6).toString("hex")}`;
 const slots: Slot[] = cutSlots("20260301000000", 2, 200);
 const at = (i: number): Slot => slots[i] as Slot;
@@ -29,7 +28,10 @@ beforeAll(async () => {
   mirror = new GdeltMirror();
   await mirror.start();
   watcher = createContainer(
-    loadConfig({}, { dataDir: dir, logLevel: "silent", controlStore: "postgres", databaseUrl: URL, databaseSchema: schema }),
+    loadConfig(
+      {},
+      { dataDir: dir, logLevel: "silent", controlStore: "postgres", databaseUrl: DATABASE_URL, databaseSchema: schema },
+    ),
   );
 });
 
@@ -38,10 +40,7 @@ afterAll(async () => {
   await watcher?.close();
   await mirror?.close();
   rmSync(dir, { recursive: true, force: true });
-  const admin = new pg.Client({ connectionString: URL });
-  await admin.connect();
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await admin.end();
+  await dropSchemas([schema]);
 });
 
 async function replica(): Promise<CliProcess> {
@@ -49,7 +48,7 @@ async function replica(): Promise<CliProcess> {
     LOG_LEVEL: "info",
     NEWSINDEX_FOLLOW_POLL_SECONDS: "1",
     NEWSINDEX_CONTROL_STORE: "postgres",
-    NEWSINDEX_DATABASE_URL: URL,
+    NEWSINDEX_DATABASE_URL: DATABASE_URL,
     NEWSINDEX_DATABASE_SCHEMA: schema,
   });
   replicas.push(cli);

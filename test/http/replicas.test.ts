@@ -1,20 +1,19 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PLANS } from "../../src/domain/plans.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
+import { DATABASE_URL, dropSchemas } from "../support/test-shape.js";
 
 // The scaled shape's accounting: two API replicas share one PostgreSQL control
 // store. Clients hammer one tenant through both; the counter ends equal to
 // what they were charged, nothing is admitted past the budget, and both
 // replicas report the same figure.
 
-const URL = process.env.NEWSINDEX_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const schema = `newsindex_test_${randomBytes(6).toString("hex")}`;
 let replicas: TestServer[] = [];
 
 beforeAll(async () => {
-  const config = { controlStore: "postgres" as const, databaseUrl: URL, databaseSchema: schema };
+  const config = { controlStore: "postgres" as const, databaseUrl: DATABASE_URL, databaseSchema: schema };
   replicas = [
     await startTestServer({ files: [SAMPLE_FILES.batch2016], config }),
     await startTestServer({ files: [SAMPLE_FILES.batch2016], config }),
@@ -23,10 +22,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const replica of replicas) await replica.close();
-  const admin = new pg.Client({ connectionString: URL });
-  await admin.connect();
-  await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-  await admin.end();
+  await dropSchemas([schema]);
 });
 
 describe("two replicas on one PostgreSQL control store", () => {

@@ -69,7 +69,8 @@ async function dropOpenSearch(prefix: string): Promise<void> {
   }
 }
 
-async function dropSchemas(schemas: readonly string[]): Promise<void> {
+/** Drops the schemas a test created (and all they hold). */
+export async function dropSchemas(schemas: readonly string[]): Promise<void> {
   if (schemas.length === 0) return;
   const admin = new pg.Client({ connectionString: DATABASE_URL });
   await admin.connect();

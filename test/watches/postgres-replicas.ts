@@ -1,14 +1,12 @@
 import { randomBytes } from "node:crypto";
-import pg from "pg";
 import { startHttpsReceiver, type HttpsReceiver } from "../support/https-receiver.js";
 import type { TestClock } from "../support/test-clock.js";
 import { startTestServer, type TestServer } from "../support/test-server.js";
 import { CHILLIES_ID, reportsOf, writeReports } from "./watch-fixtures.js";
+import { DATABASE_URL, dropSchemas } from "../support/test-shape.js";
 
 // Two API replicas sharing one PostgreSQL control store (a schema of their own, dropped on close), both holding the
 // story of the watch fixtures at 3 outlets, and an https webhook receiver their deliveries are trusted to reach.
-
-const URL = process.env.NEWSINDEX_TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 export interface PostgresReplicas {
   replicas: [TestServer, TestServer];
@@ -21,7 +19,7 @@ export async function startPostgresReplicas(clock: TestClock, fileName: string):
   const receiver = await startHttpsReceiver(["localhost"]);
   const config = {
     controlStore: "postgres" as const,
-    databaseUrl: URL,
+    databaseUrl: DATABASE_URL,
     databaseSchema: schema,
     webhookTestHost: "localhost",
     webhookTestCaFile: receiver.caFile,
@@ -37,10 +35,7 @@ export async function startPostgresReplicas(clock: TestClock, fileName: string):
     async close() {
       for (const replica of replicas) await replica.close();
       await receiver.close();
-      const admin = new pg.Client({ connectionString: URL });
-      await admin.connect();
-      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await admin.end();
+      await dropSchemas([schema]);
     },
   };
 }
