@@ -5,14 +5,21 @@
 import * as C from "../../src/adapters/gdelt/gkg-columns.js";
 import { readGkgRows } from "../../src/adapters/gdelt/gkg-lines.js";
 import { themeMentions } from "../../src/adapters/gdelt/gkg-signals.js";
+import { embeddingText } from "../../src/domain/embedding-text.js";
 import { json, SAMPLE_FILES, startTestServer } from "../../test/support/test-server.js";
 
 export interface SampleArticle {
   id: string;
   story: string;
   language: string;
+  /** The headline ("" when the record carries none). */
+  title: string;
+  /** The text the product embeds an article by (embedding-text.ts): headline and names. */
+  text: string;
   /** Theme code -> mentions in the record. */
   themes: Map<string, number>;
+  /** Its share of each kind of news (news-kinds.ts), where a variant computed them. */
+  kinds?: Float32Array;
   /** Unit length; null when the article has no text to embed. */
   vector: Float32Array | null;
 }
@@ -40,6 +47,8 @@ export async function loadSample(): Promise<SampleArticle[]> {
         id,
         story: article.story_id ?? id,
         language: article.language ?? "",
+        title: article.title?.trim() ?? "",
+        text: embeddingText(article),
         themes: mentions.get(id) ?? new Map(),
         vector: found.status === "found" ? found.vector : null,
       });
