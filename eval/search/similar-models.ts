@@ -1,10 +1,14 @@
 // /similar under other embeddings of the same sample, scored on the judged set (similar-set.ts) in memory: the other
 // shipped-format model (all-MiniLM-L6-v2, trained for symmetric sentence similarity), e5 with its `query: ` prefix on
-// both sides (its authors' advice for symmetric tasks), and the two models together; each alone and fused with the
-// themes as in similar-rankings.ts. The figures are in RESULTS.md ("/similar").
-//   node --import tsx eval/search/similar-models.ts [--minilm DIR]            the named rows, every half (--verbose)
-//   node --import tsx eval/search/similar-models.ts [--minilm DIR] --grid     the grid, on the tuning seeds only
-// DIR holds all-MiniLM-L6-v2 in the shipped format (default /work/shared/models/all-minilm-l6-v2-q; not in the repo).
+// both sides (its authors' advice for symmetric tasks), the two models together, the vectors' top principal directions
+// taken off (similar-space.ts), a hubness correction, and IPTC's kinds of news (news-kinds.ts); each alone and fused
+// with the themes as in similar-rankings.ts. The figures are in RESULTS.md ("/similar").
+//   node --import tsx eval/search/similar-models.ts              the named rows, every half (--verbose: per seed)
+//   ... --grid [--calibrate] [--tau T] [--kinds]                   the grid, on the tuning seeds only
+//   ... --ceiling                                                  the best a perfect re-ranker of the N nearest stories scores
+//   ... --speed                                                    each model's embedding rate on the sample
+// --minilm DIR: all-MiniLM-L6-v2 in the shipped format (default /work/shared/models/all-minilm-l6-v2-q; not in the
+// repository). --cache FILE: keep the sample's embeddings there between runs.
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { OnnxEmbedder } from "../../src/adapters/onnx/onnx-embedder.js";
@@ -22,7 +26,7 @@ import { kindBias, kindShares, NEWS_KINDS } from "./news-kinds.js";
 import { allButTheTop } from "./similar-space.js";
 import { rankingsOver, dot, type Centre, type Rankings, type Variant } from "./similar-rankings.js";
 import { loadSample, type SampleArticle } from "./similar-sample.js";
-import { SIMILAR_SEEDS } from "./similar-set.js";
+import { onTopic, SIMILAR_SEEDS } from "./similar-set.js";
 
 const GRID = process.argv.includes("--grid");
 const minilmArg = process.argv.indexOf("--minilm");
@@ -46,6 +50,20 @@ const { e5Passage, e5Query, miniText, miniHeadline } = await cached(async () => 
   await minilm.close();
   return out;
 });
+if (process.argv.includes("--speed")) {
+  // What a second embedding would cost at ingest: the sample's headlines through MiniLM, its texts through e5.
+  for (const [name, dir, text] of [
+    ["MiniLM, headline", MINILM_DIR, headlineOrText],
+    ["e5, passage: headline + names", SHIPPED_MODEL_DIR, (a: SampleArticle) => `passage: ${a.text}`],
+  ] as const) {
+    const model = await OnnxEmbedder.load(dir);
+    const started = performance.now();
+    await embedAll(model, text);
+    const seconds = (performance.now() - started) / 1000;
+    console.log(`${name}: ${sample.length} articles in ${seconds.toFixed(1)} s, ${(sample.length / seconds).toFixed(0)}/s`);
+    await model.close();
+  }
+}
 const tauArg = process.argv.indexOf("--tau");
 const TAU = tauArg > 0 ? Number(process.argv[tauArg + 1]) : 0.01;
 const kindVectors = await (async () => {
@@ -68,8 +86,13 @@ if (process.argv.includes("--kinds")) {
   for (const seed of SIMILAR_SEEDS.filter((s) => s.half === "tuning")) {
     const kinds = sample.find((a) => a.id === seed.id)?.kinds;
     if (kinds === undefined) continue;
-    const top = [...kinds].map((p, k) => [p, k] as const).sort((x, y) => y[0] - x[0]).slice(0, 2);
-    console.log(`${seed.title.slice(0, 60).padEnd(60)} ${top.map(([p, k]) => `${NEWS_KINDS[k]?.split(":")[0]} ${p.toFixed(2)}`).join(" / ")}`);
+    const top = [...kinds]
+      .map((p, k) => [p, k] as const)
+      .sort((x, y) => y[0] - x[0])
+      .slice(0, 2);
+    console.log(
+      `${seed.title.slice(0, 60).padEnd(60)} ${top.map(([p, k]) => `${NEWS_KINDS[k]?.split(":")[0]} ${p.toFixed(2)}`).join(" / ")}`,
+    );
   }
 }
 const drift = Math.max(
@@ -82,6 +105,7 @@ const SPACES: Record<string, SampleArticle[]> = {
   "e5 passage, top 2 off": withVectors(allButTheTop(e5Passage, 2)),
   "e5 query: both sides": withVectors(e5Query),
   "MiniLM headline": withVectors(miniHeadline),
+  "MiniLM headline, int8": withVectors(miniHeadline.map((v) => (v === null ? null : int8(v)))),
   "MiniLM headline + names": withVectors(miniText),
   "e5 passage + MiniLM": withVectors(concat(e5Passage, miniText)),
   "e5 passage + MiniLM, top 2 off": withVectors(concat(allButTheTop(e5Passage, 2), allButTheTop(miniText, 2))),
@@ -92,6 +116,7 @@ const NAMED: Array<{ name: string; space: string; variant: Variant | "served" }>
   { name: "served: e5 cosine", space: "e5 passage (served)", variant: "served" },
   { name: "e5 query: both sides, cosine", space: "e5 query: both sides", variant: "served" },
   { name: "MiniLM headline, cosine", space: "MiniLM headline", variant: "served" },
+  { name: "MiniLM headline, int8, cosine", space: "MiniLM headline, int8", variant: "served" },
   { name: "MiniLM headline + names, cosine", space: "MiniLM headline + names", variant: "served" },
   {
     name: "MiniLM, centred, + themes by mentions",
@@ -122,6 +147,41 @@ const storyOf = (() => {
   return (id: string): string => byId.get(id) ?? id;
 })();
 
+if (process.argv.includes("--ceiling")) {
+  // What bounds any re-ranking of a model's candidates: the best a perfect re-ranker of the N nearest stories could
+  // score (the on-topic stories among them, up to 5).
+  const depths = [10, 20, 50, 100];
+  const lines = [
+    `| candidates | half | ${depths.map((n) => `N = ${n}`).join(" | ")} | seeds below 2 of 5 at N = 50 |`,
+    `|---|---|${depths.map(() => "---:").join("|")}|---:|`,
+  ];
+  for (const space of ["e5 passage (served)", "MiniLM headline"]) {
+    const over = rankings.get(space) as Rankings;
+    const articles = new Map((SPACES[space] as SampleArticle[]).map((a) => [a.id, a]));
+    const perDepth: SeedScore[][] = [];
+    for (const n of depths) {
+      const oracle: SimilarRanking = async (id) => {
+        const seed = articles.get(id);
+        const judged = SIMILAR_SEEDS.find((s) => s.id === id);
+        if (seed === undefined || judged === undefined) return [];
+        return over.served(seed, n).sort((x, y) => Number(onTopic(judged, y)) - Number(onTopic(judged, x)));
+      };
+      perDepth.push(await scoreSeeds(oracle, storyOf, SIMILAR_SEEDS));
+    }
+    for (const half of ["tuning", "held_out", "batch_2023"] as const) {
+      const means = perDepth.map((scores) =>
+        byHalf(scores)
+          .find((f) => f.half === half)
+          ?.mean.toFixed(2),
+      );
+      const low = (perDepth[2] ?? []).filter((s) => s.seed.half === half && s.hits < 2).length;
+      lines.push(`| ${space} | ${half} | ${means.join(" | ")} | ${low} |`);
+    }
+  }
+  console.log(lines.join("\n"));
+  process.exit(0);
+}
+
 if (GRID) {
   const lines = [
     `| embedding | centre | kinds (τ ${TAU}) | themes (tf, weight, seeds) | tuning (13) | worst |`,
@@ -140,9 +200,7 @@ if (GRID) {
         for (const t of themes) {
           const f = tuning(await perSeed(space, { centre, kind, ...t }));
           const theme = t.weight === 0 ? "none" : `${t.tf}, ${t.weight}, ${t.themeSeeds}`;
-          lines.push(
-            `| ${space} | ${centre} | ${kind} | ${theme} | ${f.mean.toFixed(2)} | ${f.worst.hits} of ${f.worst.of} |`,
-          );
+          lines.push(`| ${space} | ${centre} | ${kind} | ${theme} | ${f.mean.toFixed(2)} | ${f.worst.hits} of ${f.worst.of} |`);
         }
   }
   console.log(lines.join("\n"));
@@ -189,10 +247,12 @@ async function cached(compute: () => Promise<Embeddings>): Promise<Embeddings> {
   }
   const out = await compute();
   if (CACHE !== undefined) {
-    const plain = Object.fromEntries(Object.entries(out as unknown as Record<string, Vectors>).map(([k, vs]) => [
+    const plain = Object.fromEntries(
+      Object.entries(out as unknown as Record<string, Vectors>).map(([k, vs]) => [
         k,
         vs.map((v) => (v === null ? null : [...v])),
-      ]));
+      ]),
+    );
     writeFileSync(CACHE, JSON.stringify(plain));
   }
   return out;
@@ -208,6 +268,14 @@ async function embedAll(model: OnnxEmbedder, text: (a: SampleArticle) => string)
     batch.forEach((t, k) => out.push(t.replace(/^(query|passage): /, "") === "" ? null : (vectors[k] as Float32Array)));
   }
   return out;
+}
+
+/** `v` as 384 signed bytes (one scale per vector, max |x| -> 127) and back, unit length: what an int8 store keeps. */
+function int8(v: Float32Array): Float32Array {
+  const max = Math.max(...v.map(Math.abs)) || 1;
+  const back = v.map((x) => Math.round((x / max) * 127));
+  const norm = Math.sqrt(dot(back, back)) || 1;
+  return back.map((x) => x / norm);
 }
 
 function withVectors(vectors: ReadonlyArray<Float32Array | null>): SampleArticle[] {

@@ -34,7 +34,8 @@ export const HUB_K = 10;
 
 export interface Rankings {
   /** The served ranking: cosine over the DEPTH nearest, one per story. */
-  served(seed: SampleArticle): string[];
+  /** `keep`: how many stories to return (10, the default, is all /similar's figure reads). */
+  served(seed: SampleArticle, keep?: number): string[];
   ranked(seed: SampleArticle, v: Variant): string[];
 }
 
@@ -76,12 +77,13 @@ export function rankingsOver(articles: readonly SampleArticle[]): Rankings {
   };
 
   return {
-    served(seed) {
+    served(seed, keep = 10) {
       if (seed.vector === null) return [];
       const q = seed.vector;
       return onePerStory(
         seed,
         nearest(seed, q).map((a) => [a, dot(q, a.vector as Float32Array)]),
+        keep,
       );
     },
     ranked(seed, v) {
@@ -110,10 +112,7 @@ export function rankingsOver(articles: readonly SampleArticle[]): Rankings {
       );
       return onePerStory(
         seed,
-        list.map((a, i) => [
-          a,
-          (vectorZ[i] as number) + v.weight * (themeZ[i] as number) + kind * (kindZ[i] as number),
-        ]),
+        list.map((a, i) => [a, (vectorZ[i] as number) + v.weight * (themeZ[i] as number) + kind * (kindZ[i] as number)]),
       );
     },
   };
@@ -139,7 +138,7 @@ function hubRadii(articles: readonly SampleArticle[]): Map<string, number> {
   return out;
 }
 
-function onePerStory(seed: SampleArticle, scored: Array<[SampleArticle, number]>): string[] {
+function onePerStory(seed: SampleArticle, scored: Array<[SampleArticle, number]>, keep = 10): string[] {
   scored.sort((x, y) => y[1] - x[1]);
   const seen = new Set([seed.story]);
   const out: string[] = [];
@@ -148,7 +147,7 @@ function onePerStory(seed: SampleArticle, scored: Array<[SampleArticle, number]>
     seen.add(a.story);
     out.push(a.id);
   }
-  return out.slice(0, 10);
+  return out.slice(0, keep);
 }
 
 /** The mean vector of every article ("*") and of each language's. */

@@ -3,10 +3,7 @@
 // passages sit at cosine 0.80–0.90) and which carry little of what tells one kind of news from another.
 
 /** `vectors` centred on their mean, projected off their `components` top principal directions, L2-normalised. */
-export function allButTheTop(
-  vectors: ReadonlyArray<Float32Array | null>,
-  components: number,
-): Array<Float32Array | null> {
+export function allButTheTop(vectors: ReadonlyArray<Float32Array | null>, components: number): Array<Float32Array | null> {
   const present = vectors.filter((v): v is Float32Array => v !== null);
   const first = present[0];
   if (first === undefined) return [...vectors];
