@@ -2,12 +2,14 @@ import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:
 import { createRequire } from "node:module";
 import type * as USearch from "usearch";
 import type { ArticlePartition } from "./article-partition.js";
-import { lastEmbedded, toVector, VECTORS_SCHEMA } from "./partition-vectors.js";
+import { lastEmbedded, vectorEncoding, VECTORS_SCHEMA } from "./partition-vectors.js";
+import { int8Components, int8Query, type VectorEncoding } from "./vector-codec.js";
 import { hasCode, warnRecovered } from "../../shared/caught.js";
 
 // The approximate-nearest-neighbour index of one monthly index: an HNSW graph
-// (usearch, float32, inner product: the vectors are unit length, so cosine)
-// over the vectors of `article_vectors`, keyed by article rowid, in files
+// (usearch, int8 components, cosine) over the vectors of `article_vectors`
+// (either encoding: vector-codec.ts; a float32 vector is quantised as int8 is
+// stored), keyed by article rowid, in files
 // beside the monthly index:
 //
 //   articles-YYYYMM.ann       the graph
@@ -34,7 +36,8 @@ import { hasCode, warnRecovered } from "../../shared/caught.js";
 const { Index, MetricKind, ScalarKind } = createRequire(import.meta.url)("usearch") as typeof USearch;
 type Index = USearch.Index;
 
-export const ANN_FORMAT = 2;
+/** 3: int8 cosine (2 was float32 inner product: such a graph is rebuilt, the exact scan answering meanwhile). */
+export const ANN_FORMAT = 3;
 /** Graph parameters: neighbours per node, and the candidate lists of insertion and search (measured). */
 const CONNECTIVITY = 32;
 const EXPANSION_ADD = 256;
@@ -89,8 +92,8 @@ function filesMatch(paths: ReturnType<typeof annPaths>, meta: AnnMeta | undefine
 function indexOf(dimensions: number): Index {
   return new Index({
     dimensions,
-    metric: MetricKind.IP,
-    quantization: ScalarKind.F32,
+    metric: MetricKind.Cos,
+    quantization: ScalarKind.I8,
     connectivity: CONNECTIVITY,
     expansion_add: EXPANSION_ADD,
     expansion_search: EXPANSION_SEARCH,
@@ -155,8 +158,9 @@ export function annView(dbPath: string, model: string, dimensions: number): AnnV
       search(vector, k, skip) {
         const skipped = skip === undefined || skip.size === 0 ? 0 : skippedNodes(skip);
         let nodes = Math.min(meta.vectors, Math.ceil(k * share * 1.5) + 16 + skipped);
+        const query = int8Query(vector);
         for (;;) {
-          const found = index.search(vector, Math.max(1, nodes), 1);
+          const found = index.search(query, Math.max(1, nodes), 1);
           const out: Array<{ rowid: number; score: number }> = [];
           for (let i = 0; i < found.keys.length; i++) {
             const rowid = Number(found.keys[i]);
@@ -235,6 +239,7 @@ export class AnnBuilder {
   private copies: number[] = [];
   /** Nodes by the hash of their vector. */
   private nodes = new Map<number, number[]>();
+  private encoding: VectorEncoding = "float32";
 
   constructor(
     private readonly partition: ArticlePartition,
@@ -259,6 +264,7 @@ export class AnnBuilder {
     // Fewer vectors than the graph holds: they were replaced (another model); start over.
     if (this.index !== undefined && last < this.upTo) this.index = undefined;
     const index = this.open();
+    this.encoding = vectorEncoding(this.partition);
     let added = 0;
     const read = this.partition.statements.get(
       "SELECT rowid, embedding FROM article_vectors WHERE rowid > ? AND embedding IS NOT NULL ORDER BY rowid LIMIT ?",
@@ -270,7 +276,7 @@ export class AnnBuilder {
       if (fresh.length > 0) {
         index.add(
           BigUint64Array.from(fresh, (r) => BigInt(r.rowid)),
-          fresh.map((r) => toVector(r.embedding)),
+          fresh.map((r) => int8Components(r.embedding, this.encoding)),
           options.threads ?? 1,
         );
       }

@@ -13,7 +13,8 @@ import {
 import { annView, type AnnView } from "./partition-ann.js";
 import { candidates } from "./partition-search.js";
 import { decodeTerms, termOfField } from "./term-blob.js";
-import { hasVectorTable, lastEmbedded, toVector, vectorModel } from "./partition-vectors.js";
+import { hasVectorTable, lastEmbedded, vectorEncoding, vectorModel } from "./partition-vectors.js";
+import { decodeVector, dotStored, type VectorEncoding } from "./vector-codec.js";
 
 // The articles of one monthly index nearest a query vector, among those that
 // pass the filters. Two ways, chosen per index and query (measured: see
@@ -96,7 +97,7 @@ export function nearest(
       .all(JSON.stringify(matched)) as typeof rows;
   }
   const unembedded = unembeddedMatches(partition, search);
-  const top = topK(rows, query, k, skip);
+  const top = topK(rows, vectorEncoding(partition), query, k, skip);
   return { hits: describe(partition, top), scored: rows.length, unembedded };
 }
 
@@ -125,8 +126,9 @@ function nearestByGraph(
   let fetch = Math.min(covered, Math.ceil(whole ? k : (k / share) * 1.2));
   let passed: Array<{ rowid: number; score: number }> = [];
   let scored = 0;
+  const encoding = vectorEncoding(partition);
   for (let attempt = 0; ; attempt++) {
-    const found = graph.search(query, fetch, skip);
+    const found = rescored(partition, encoding, graph.search(query, fetch, skip), query);
     scored = found.length;
     const keep = whole
       ? undefined
@@ -153,9 +155,29 @@ function nearestByGraph(
     tail = tail.filter((t) => keep.has(t.rowid));
   }
   const seen = new Set(passed.map((p) => p.rowid));
-  const merged = [...passed, ...topK(tail, query, k, skip).filter((t) => !seen.has(t.rowid))];
+  const merged = [...passed, ...topK(tail, encoding, query, k, skip).filter((t) => !seen.has(t.rowid))];
   merged.sort(byScoreDesc);
   return { hits: merged.slice(0, k), scored: scored + tail.length, unembedded: unembeddedMatches(partition, search) };
+}
+
+/**
+ * The graph's neighbours scored as the exact scan scores them (the stored vectors, not the graph's cosine of int8
+ * components), best first: so both ways rank alike and merge with other indexes' answers on one scale.
+ */
+function rescored(
+  partition: ArticlePartition,
+  encoding: VectorEncoding,
+  found: ReadonlyArray<{ rowid: number; score: number }>,
+  query: Float32Array,
+): Array<{ rowid: number; score: number }> {
+  if (found.length === 0) return [];
+  const rows = partition.statements
+    .get("SELECT v.rowid, v.embedding FROM json_each(?) j JOIN article_vectors v ON v.rowid = j.value")
+    .all(JSON.stringify(found.map((f) => f.rowid))) as Array<{ rowid: number; embedding: Buffer | null }>;
+  const out = rows.flatMap((r) =>
+    r.embedding === null ? [] : [{ rowid: r.rowid, score: dotStored(r.embedding, encoding, query) }],
+  );
+  return out.sort(byScoreDesc);
 }
 
 /** Upper bound on the filter matches here: the rarest filter term's articles, else the whole index. */
@@ -233,7 +255,11 @@ export function vectorOfArticle(partition: ArticlePartition, id: string, model: 
   const blob = partition.statements.get("SELECT embedding FROM article_vectors WHERE rowid = ?").pluck().get(article.rowid) as
     Buffer | null | undefined;
   if (blob === undefined) return { status: "unembedded", story_id: article.story_id };
-  return { status: "found", story_id: article.story_id, vector: blob === null ? null : toVector(blob) };
+  return {
+    status: "found",
+    story_id: article.story_id,
+    vector: blob === null ? null : decodeVector(blob, vectorEncoding(partition)),
+  };
 }
 
 export type VectorOfArticle =
@@ -256,19 +282,16 @@ function countUpTo(partition: ArticlePartition, search: PartitionSearch): number
 /** The k best dot products, best first (ties: newer rowid first, as keyword ranking breaks them). */
 function topK(
   rows: ReadonlyArray<{ rowid: number; embedding: Buffer | null }>,
+  encoding: VectorEncoding,
   query: Float32Array,
   k: number,
   skip?: ReadonlySet<number>,
 ): Array<{ rowid: number; score: number }> {
-  const dim = query.length;
   const best: Array<{ rowid: number; score: number }> = [];
   let floor = -Infinity;
   for (const row of rows) {
     if (row.embedding === null || skip?.has(row.rowid)) continue;
-    const blob = row.embedding;
-    const v = blob.byteOffset % 4 === 0 ? new Float32Array(blob.buffer, blob.byteOffset, dim) : toVector(blob);
-    let score = 0;
-    for (let d = 0; d < dim; d++) score += (v[d] as number) * (query[d] as number);
+    const score = dotStored(row.embedding, encoding, query);
     if (best.length >= k && score <= floor) continue;
     best.push({ rowid: row.rowid, score });
     if (best.length > k * 2) {

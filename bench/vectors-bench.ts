@@ -1,0 +1,301 @@
+// Vectors and their graphs (issue 33, item 4): what each costs on disk per
+// article, and what int8 costs in recall, on an embedded bench index (made by
+// `npm run bench:semantic`, which embeds and builds the graphs):
+//
+//   sizes   bytes per article of `article_vectors` (dbstat: its pages) and of
+//           the graph files (.ann, .ann.dup), apart from the rest of the index
+//   recall  the semantic ranking's top 10 / top 100 over every vector, for the
+//           judged set's queries and the semantic bench's, and /similar's for
+//           seed articles (their own story left out), against an exact float32
+//           scan: int8 vectors scanned exactly, the float32 graph, and an int8
+//           graph (usearch i8, cosine) built from the same vectors
+//
+//   flock /tmp/newsindex-bench.lock node --import tsx bench/vectors-bench.ts [--dir bench/.data/DIR] [--seeds 100]
+
+import { readdirSync, rmSync, statSync } from "node:fs";
+import { createRequire } from "node:module";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
+import type * as USearch from "usearch";
+import { OnnxEmbedder } from "../src/adapters/onnx/onnx-embedder.js";
+import { SHIPPED_MODEL_DIR } from "../src/adapters/onnx/shipped-model.js";
+import {
+  decodeVector,
+  encodeVector,
+  int8Components,
+  int8Query,
+  type VectorEncoding,
+} from "../src/adapters/sqlite/vector-codec.js";
+import { semanticText } from "../src/domain/semantic-query.js";
+import { JUDGED_QUERIES } from "../eval/search/judged-set.js";
+import { loadAverage, machine } from "./scale/measure.js";
+
+const { Index, MetricKind, ScalarKind } = createRequire(import.meta.url)("usearch") as typeof USearch;
+
+const { values } = parseArgs({
+  options: {
+    dir: { type: "string", default: new URL("./.data/vectors-95000", import.meta.url).pathname },
+    seeds: { type: "string", default: "100" },
+  },
+});
+const DIR = join(values.dir as string, "index");
+const SEEDS = Number(values.seeds);
+const DIMS = 384;
+const EXTRA_QUERIES = [
+  "gunfire at a neighbourhood celebration in Maryland",
+  "police",
+  "elections and voters",
+  "state visit",
+  "baltimore shooting",
+];
+
+interface Month {
+  file: string;
+  articles: number;
+  rowids: number[];
+  stories: Array<string | null>;
+  f32: Float32Array[];
+  i8: Buffer[];
+  /** Node of each article (index into rowids of the first equal vector). */
+  nodeOf: number[];
+}
+
+type Ranked = Array<{ month: number; at: number; score: number }>;
+
+function sizes(): string[] {
+  const lines: string[] = [];
+  let articles = 0;
+  let file = 0;
+  let vectors = 0;
+  let ann = 0;
+  let dup = 0;
+  for (const f of readdirSync(DIR).filter((n) => /^articles-\d{6}\.db$/.test(n))) {
+    const db = new Database(join(DIR, f), { readonly: true });
+    articles += db.prepare("SELECT count(*) FROM articles").pluck().get() as number;
+    file += statSync(join(DIR, f)).size;
+    vectors += db.prepare("SELECT coalesce(sum(pgsize), 0) FROM dbstat WHERE name = 'article_vectors'").pluck().get() as number;
+    db.close();
+    const base = join(DIR, f.replace(/\.db$/, ""));
+    ann += statSync(`${base}.ann`).size;
+    dup += statSync(`${base}.ann.dup`).size;
+  }
+  const per = (bytes: number): string => Math.round(bytes / articles).toLocaleString("en");
+  lines.push(
+    `articles ${articles}; monthly index files ${per(file)} B/article, of which article_vectors ${per(vectors)} B/article (the rest ${per(file - vectors)}); graph .ann ${per(ann)} B/article, .ann.dup ${per(dup)} B/article`,
+  );
+  return lines;
+}
+
+function load(): Month[] {
+  return readdirSync(DIR)
+    .filter((n) => /^articles-\d{6}\.db$/.test(n))
+    .map((file) => {
+      const db = new Database(join(DIR, file), { readonly: true });
+      const rows = db
+        .prepare(
+          `SELECT v.rowid, v.embedding, json_extract(d.doc, '$.story_id') AS story FROM article_vectors v
+           JOIN docs d ON d.rowid = v.rowid WHERE v.embedding IS NOT NULL ORDER BY v.rowid`,
+        )
+        .all() as Array<{ rowid: number; embedding: Buffer; story: string | null }>;
+      const articles = db.prepare("SELECT count(*) FROM articles").pluck().get() as number;
+      const encoding = ((db.prepare("SELECT value FROM meta WHERE key = 'vector_encoding'").pluck().get() as
+        string | undefined) ?? "float32") as VectorEncoding;
+      db.close();
+      const first = new Map<string, number>();
+      const nodeOf = rows.map((r, i) => {
+        const key = r.embedding.toString("base64");
+        const at = first.get(key);
+        if (at !== undefined) return at;
+        first.set(key, i);
+        return i;
+      });
+      const f32 = rows.map((r) => decodeVector(r.embedding, encoding));
+      return {
+        file,
+        articles,
+        rowids: rows.map((r) => r.rowid),
+        stories: rows.map((r) => r.story),
+        f32,
+        i8: f32.map((v) => encodeVector(v, "int8")),
+        nodeOf,
+      };
+    });
+}
+
+function dot(a: Float32Array, b: Float32Array): number {
+  let s = 0;
+  for (let d = 0; d < DIMS; d++) s += (a[d] as number) * (b[d] as number);
+  return s;
+}
+
+function dotI8(blob: Buffer, q: Float32Array): number {
+  const bytes = int8Components(blob, "int8");
+  let s = 0;
+  for (let d = 0; d < DIMS; d++) s += (bytes[d] as number) * (q[d] as number);
+  return s * blob.readFloatLE(0);
+}
+
+function exact(months: Month[], q: Float32Array, k: number, skip: string | undefined, score: "f32" | "i8"): Ranked {
+  const all: Ranked = [];
+  months.forEach((m, mi) => {
+    for (let i = 0; i < m.rowids.length; i++) {
+      if (skip !== undefined && m.stories[i] === skip) continue;
+      all.push({ month: mi, at: i, score: score === "f32" ? dot(m.f32[i] as Float32Array, q) : dotI8(m.i8[i] as Buffer, q) });
+    }
+  });
+  all.sort((a, b) => b.score - a.score);
+  return all.slice(0, k);
+}
+
+interface Graph {
+  index: USearch.Index;
+  copies: Map<number, number[]>;
+  nodes: number;
+  bytes: number;
+}
+
+function buildGraph(m: Month, kind: "f32" | "i8"): Graph {
+  const index = new Index({
+    dimensions: DIMS,
+    metric: kind === "f32" ? MetricKind.IP : MetricKind.Cos,
+    quantization: kind === "f32" ? ScalarKind.F32 : ScalarKind.I8,
+    connectivity: 32,
+    expansion_add: 256,
+    expansion_search: 128,
+    multi: false,
+  });
+  const copies = new Map<number, number[]>();
+  const nodes: number[] = [];
+  m.nodeOf.forEach((node, i) => {
+    if (node === i) nodes.push(i);
+    else {
+      let list = copies.get(node);
+      if (!list) copies.set(node, (list = []));
+      list.push(i);
+    }
+  });
+  for (let at = 0; at < nodes.length; at += 1000) {
+    const batch = nodes.slice(at, at + 1000);
+    index.add(
+      BigUint64Array.from(batch, (i) => BigInt(i)),
+      batch.map((i) => (kind === "f32" ? (m.f32[i] as Float32Array) : int8Components(m.i8[i] as Buffer, "int8"))),
+      2,
+    );
+  }
+  const tmp = `/tmp/vectors-bench-${process.pid}.ann`;
+  index.save(tmp);
+  const bytes = statSync(tmp).size;
+  rmSync(tmp);
+  return { index, copies, nodes: nodes.length, bytes };
+}
+
+/** The graph's answer as the read path asks it (partition-ann.ts): enough nodes for k articles, copies expanded. */
+function viaGraph(
+  months: Month[],
+  graphs: Graph[],
+  q: Float32Array,
+  k: number,
+  skip: string | undefined,
+  kind: "f32" | "i8",
+  rescore: boolean,
+): Ranked {
+  const all: Ranked = [];
+  const qi8 = kind === "i8" ? int8Query(q) : q;
+  months.forEach((m, mi) => {
+    const g = graphs[mi] as Graph;
+    const skippedNodes = skip === undefined ? 0 : new Set(m.nodeOf.filter((_, i) => m.stories[i] === skip)).size;
+    let nodes = Math.min(g.nodes, Math.ceil((k * g.nodes * 1.5) / Math.max(1, m.rowids.length)) + 16 + skippedNodes);
+    for (;;) {
+      const found = g.index.search(qi8, nodes, 1);
+      const out: Ranked = [];
+      for (let j = 0; j < found.keys.length; j++) {
+        const node = Number(found.keys[j]);
+        const graphScore = 1 - (found.distances[j] as number);
+        const score = rescore ? dotI8(m.i8[node] as Buffer, q) : graphScore;
+        for (const at of [node, ...(g.copies.get(node) ?? [])]) if (m.stories[at] !== skip) out.push({ month: mi, at, score });
+      }
+      if (out.length >= k || nodes >= g.nodes) {
+        all.push(...out);
+        break;
+      }
+      nodes = Math.min(g.nodes, nodes * 2);
+    }
+  });
+  all.sort((a, b) => b.score - a.score);
+  return all.slice(0, k);
+}
+
+/** Share of `got` scoring (in float32) at least the exact k-th: ties (the corpus repeats texts) count as hits. */
+function recall(months: Month[], q: Float32Array, truth: Ranked, got: Ranked): number {
+  const floor = (truth[truth.length - 1]?.score ?? 1) - 1e-6;
+  const hits = got.filter((g) => dot(months[g.month]?.f32[g.at] as Float32Array, q) >= floor).length;
+  return Math.min(1, hits / Math.max(1, truth.length));
+}
+
+async function main(): Promise<void> {
+  const loadBefore = loadAverage();
+  console.log(`Machine: ${machine()}. Load before: ${loadBefore}.`);
+  for (const line of sizes()) console.log(line);
+  const months = load();
+  const embedder = await OnnxEmbedder.load(SHIPPED_MODEL_DIR);
+  const texts = [...JUDGED_QUERIES.map((j) => semanticText(j.q)), ...EXTRA_QUERIES];
+  const queries = await embedder.embed(texts, "query");
+  await embedder.close();
+  // Seeds spread evenly over every stored vector, each with its story left out as /similar does.
+  const flat = months.flatMap((m, mi) => m.rowids.map((_, at) => ({ month: mi, at })));
+  const step = Math.max(1, Math.floor(flat.length / SEEDS));
+  const seeds = Array.from({ length: Math.min(SEEDS, flat.length) }, (_, i) => flat[i * step] as { month: number; at: number });
+
+  const started = performance.now();
+  const f32Graphs = months.map((m) => buildGraph(m, "f32"));
+  const f32Build = (performance.now() - started) / 1000;
+  const t2 = performance.now();
+  const i8Graphs = months.map((m) => buildGraph(m, "i8"));
+  const i8Build = (performance.now() - t2) / 1000;
+  const articles = months.reduce((s, m) => s + m.articles, 0);
+  const nodes = f32Graphs.reduce((s, g) => s + g.nodes, 0);
+  const perArticle = (gs: Graph[]): number => Math.round(gs.reduce((s, g) => s + g.bytes, 0) / articles);
+  console.log(
+    `graphs: ${nodes} nodes for ${articles} articles; float32 ${perArticle(f32Graphs)} B/article (${f32Build.toFixed(0)} s to build, 2 threads), int8 ${perArticle(i8Graphs)} B/article (${i8Build.toFixed(0)} s)`,
+  );
+
+  const variants = {
+    "int8 vectors, exact scan": (q: Float32Array, k: number, skip?: string) => exact(months, q, k, skip, "i8"),
+    "float32 graph (served today)": (q: Float32Array, k: number, skip?: string) =>
+      viaGraph(months, f32Graphs, q, k, skip, "f32", false),
+    "int8 graph, its own cosine": (q: Float32Array, k: number, skip?: string) =>
+      viaGraph(months, i8Graphs, q, k, skip, "i8", false),
+    "int8 graph, scored with int8 vectors": (q: Float32Array, k: number, skip?: string) =>
+      viaGraph(months, i8Graphs, q, k, skip, "i8", true),
+  };
+  const sets = {
+    [`semantic (${queries.length} queries)`]: queries.map((q) => ({ q, skip: undefined as string | undefined })),
+    [`/similar (${seeds.length} seeds, own story left out)`]: seeds.map((s) => {
+      const m = months[s.month] as Month;
+      return { q: m.f32[s.at] as Float32Array, skip: m.stories[s.at] ?? String(m.rowids[s.at]) };
+    }),
+  };
+  console.log(`\n| ranking | queries | recall@10 (mean / min) | recall@100 (mean / min) |\n|---|---|---:|---:|`);
+  for (const [setName, set] of Object.entries(sets)) {
+    const truths = set.map(({ q, skip }) => ({
+      t10: exact(months, q, 10, skip, "f32"),
+      t100: exact(months, q, 100, skip, "f32"),
+    }));
+    for (const [name, rank] of Object.entries(variants)) {
+      const r10: number[] = [];
+      const r100: number[] = [];
+      set.forEach(({ q, skip }, i) => {
+        const t = truths[i] as { t10: Ranked; t100: Ranked };
+        r10.push(recall(months, q, t.t10, rank(q, 10, skip)));
+        r100.push(recall(months, q, t.t100, rank(q, 100, skip)));
+      });
+      const mean = (xs: number[]): string => (xs.reduce((a, b) => a + b, 0) / xs.length).toFixed(4);
+      const min = (xs: number[]): string => Math.min(...xs).toFixed(2);
+      console.log(`| ${name} | ${setName} | ${mean(r10)} / ${min(r10)} | ${mean(r100)} / ${min(r100)} |`);
+    }
+  }
+  console.log(`\nLoad after: ${loadAverage()}.`);
+}
+
+await main();
