@@ -22,8 +22,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { OnnxEmbedder } from "../src/adapters/onnx/onnx-embedder.js";
 import { SHIPPED_MODEL_DIR } from "../src/adapters/onnx/shipped-model.js";
-import { ENCODING_KEY, MODEL_KEY, VECTORS_SCHEMA } from "../src/adapters/sqlite/partition-vectors.js";
-import { dotStored, encodeVector, STORED_ENCODING, type VectorEncoding } from "../src/adapters/sqlite/vector-codec.js";
+import { MODEL_KEY, toBlob, toVector, VECTORS_SCHEMA } from "../src/adapters/sqlite/partition-vectors.js";
 import { loadConfig } from "../src/config/config.js";
 import { createContainer } from "../src/container.js";
 import type { ArticleDetail } from "../src/domain/article.js";
@@ -198,7 +197,7 @@ Embedding throughput, on the corpus's own texts (headline + up to 13 entity name
 
 Corpus: ${corpus.articles.toLocaleString("en")} articles (the scale bench's, ${corpus.headlines}). Their ${backfill.articles.toLocaleString("en")} embedding texts hold ${backfill.distinct.toLocaleString("en")} distinct ones: each was embedded once and its vector stored for every article carrying it (${backfill.storeSeconds.toFixed(0)} s to store ${backfill.articles.toLocaleString("en")} vectors).
 
-Nearest-neighbour graphs (usearch HNSW, int8 cosine, M 32, one per monthly index, \`newsindex embed\`'s rebuild with ${graphs.threads} threads): the vectors of ${graphs.vectors.toLocaleString("en")} articles, ${graphs.nodes.toLocaleString("en")} of them distinct (the graphs' nodes; equal vectors are one node, the copies listed beside it), in ${graphs.seconds.toFixed(0)} s, ${graphs.mib.toLocaleString("en")} MiB of files, mapped read-only by the read threads.
+Nearest-neighbour graphs (usearch HNSW, int8 components, cosine, re-scored with the stored float32 vectors, M 32, one per monthly index, \`newsindex embed\`'s rebuild with ${graphs.threads} threads): the vectors of ${graphs.vectors.toLocaleString("en")} articles, ${graphs.nodes.toLocaleString("en")} of them distinct (the graphs' nodes; equal vectors are one node, the copies listed beside it), in ${graphs.seconds.toFixed(0)} s, ${graphs.mib.toLocaleString("en")} MiB of files, mapped read-only by the read threads.
 
 In-process through the services the API runs (query embedding included), ${SECONDS} s per query, ms. Recall@10: the semantic top 10 (for hybrid rows, its semantic half) against an exact brute-force scan of every stored vector matching the same filters; an article scoring as high as the exact 10th counts as a hit (the corpus repeats each text hundreds of times, so many articles tie).
 
@@ -358,11 +357,10 @@ async function embedDistinct(dataDir: string): Promise<Backfill> {
     const db = new Database(join(dir, file));
     db.exec(VECTORS_SCHEMA);
     db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run(MODEL_KEY, modelName);
-    db.prepare("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run(ENCODING_KEY, STORED_ENCODING);
     const insert = db.prepare("INSERT OR REPLACE INTO article_vectors (rowid, embedding) VALUES (?, ?)");
     list.sort((a, b) => a[0] - b[0]);
     db.transaction(() => {
-      for (const [rowid, vector] of list) insert.run(rowid, vector === null ? null : encodeVector(vector, STORED_ENCODING));
+      for (const [rowid, vector] of list) insert.run(rowid, vector === null ? null : toBlob(vector));
     })();
     db.close();
   }
@@ -396,15 +394,15 @@ async function recallAt10(
     const dir = join(dataDir, "index");
     for (const file of readdirSync(dir).filter((f) => /^articles-\d{6}\.db$/.test(f))) {
       const db = new Database(join(dir, file), { readonly: true });
-      const encoding = ((db.prepare(`SELECT value FROM meta WHERE key = '${ENCODING_KEY}'`).pluck().get() as
-        string | undefined) ?? "float32") as VectorEncoding;
       const rows = db
         .prepare(
           "SELECT a.id, v.embedding FROM article_vectors v JOIN articles a ON a.rowid = v.rowid WHERE v.embedding IS NOT NULL",
         )
         .iterate() as Iterable<{ id: string; embedding: Buffer }>;
       for (const row of rows) {
-        const score = dotStored(row.embedding, encoding, vector);
+        const v = toVector(row.embedding);
+        let score = 0;
+        for (let d = 0; d < v.length; d++) score += (v[d] as number) * (vector[d] as number);
         if (best.length < 10 || score > (best[9] as { score: number }).score) {
           best.push({ id: row.id, score });
           best.sort((a, b) => b.score - a.score);

@@ -4,13 +4,11 @@ import type { Embedder } from "../../ports/embedder.js";
 import { serveRequests, threadData } from "../threads/worker-rpc.js";
 import { ArticlePartition, closeQuietly } from "./article-partition.js";
 import { AnnBuilder, removeAnn } from "./partition-ann.js";
-import { encodeVector, STORED_ENCODING } from "./vector-codec.js";
 import {
   hasVectorTable,
   lastEmbedded,
   MODEL_KEY,
-  reencodeVectors,
-  vectorEncoding,
+  toBlob,
   vectorModel,
   vectorStatus,
   VECTORS_SCHEMA,
@@ -107,8 +105,6 @@ async function step(month: string, path: string, partition: ArticlePartition, ma
       partition.db.exec("DELETE FROM article_vectors");
       partition.statements.get("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run(MODEL_KEY, model.model);
     }
-    // Vectors stored in another encoding (an index from before int8): re-encoded once, in one transaction.
-    if (vectorEncoding(partition) !== STORED_ENCODING) partition.db.transaction(() => reencodeVectors(partition))();
   });
   const rows = partition.statements
     .get("SELECT a.rowid, d.doc FROM articles a JOIN docs d ON d.rowid = a.rowid WHERE a.rowid > ? ORDER BY a.rowid LIMIT ?")
@@ -126,7 +122,7 @@ async function step(month: string, path: string, partition: ArticlePartition, ma
     partition.db.transaction(() => {
       rows.forEach((row, i) => {
         const vector = byRow.get(i);
-        insert.run(row.rowid, vector === undefined ? null : encodeVector(vector, STORED_ENCODING));
+        insert.run(row.rowid, vector === undefined ? null : toBlob(vector));
       });
     })(),
   );

@@ -2,14 +2,13 @@ import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:
 import { createRequire } from "node:module";
 import type * as USearch from "usearch";
 import type { ArticlePartition } from "./article-partition.js";
-import { lastEmbedded, vectorEncoding, VECTORS_SCHEMA } from "./partition-vectors.js";
-import { int8Components, int8Query, type VectorEncoding } from "./vector-codec.js";
+import { lastEmbedded, VECTORS_SCHEMA } from "./partition-vectors.js";
+import { int8Components, quantise } from "./vector-codec.js";
 import { hasCode, warnRecovered } from "../../shared/caught.js";
 
 // The approximate-nearest-neighbour index of one monthly index: an HNSW graph
-// (usearch, int8 components, cosine) over the vectors of `article_vectors`
-// (either encoding: vector-codec.ts; a float32 vector is quantised as int8 is
-// stored), keyed by article rowid, in files
+// (usearch, int8 components, cosine: vector-codec.ts) over the vectors of
+// `article_vectors`, keyed by article rowid, in files
 // beside the monthly index:
 //
 //   articles-YYYYMM.ann       the graph
@@ -158,7 +157,7 @@ export function annView(dbPath: string, model: string, dimensions: number): AnnV
       search(vector, k, skip) {
         const skipped = skip === undefined || skip.size === 0 ? 0 : skippedNodes(skip);
         let nodes = Math.min(meta.vectors, Math.ceil(k * share * 1.5) + 16 + skipped);
-        const query = int8Query(vector);
+        const query = quantise(vector).components;
         for (;;) {
           const found = index.search(query, Math.max(1, nodes), 1);
           const out: Array<{ rowid: number; score: number }> = [];
@@ -239,7 +238,6 @@ export class AnnBuilder {
   private copies: number[] = [];
   /** Nodes by the hash of their vector. */
   private nodes = new Map<number, number[]>();
-  private encoding: VectorEncoding = "float32";
 
   constructor(
     private readonly partition: ArticlePartition,
@@ -264,7 +262,6 @@ export class AnnBuilder {
     // Fewer vectors than the graph holds: they were replaced (another model); start over.
     if (this.index !== undefined && last < this.upTo) this.index = undefined;
     const index = this.open();
-    this.encoding = vectorEncoding(this.partition);
     let added = 0;
     const read = this.partition.statements.get(
       "SELECT rowid, embedding FROM article_vectors WHERE rowid > ? AND embedding IS NOT NULL ORDER BY rowid LIMIT ?",
@@ -276,7 +273,7 @@ export class AnnBuilder {
       if (fresh.length > 0) {
         index.add(
           BigUint64Array.from(fresh, (r) => BigInt(r.rowid)),
-          fresh.map((r) => int8Components(r.embedding, this.encoding)),
+          fresh.map((r) => int8Components(r.embedding)),
           options.threads ?? 1,
         );
       }

@@ -13,8 +13,8 @@ import {
 import { annView, type AnnView } from "./partition-ann.js";
 import { candidates } from "./partition-search.js";
 import { decodeTerms, termOfField } from "./term-blob.js";
-import { hasVectorTable, lastEmbedded, vectorEncoding, vectorModel } from "./partition-vectors.js";
-import { decodeVector, dotStored, type VectorEncoding } from "./vector-codec.js";
+import { hasVectorTable, lastEmbedded, toVector, vectorModel } from "./partition-vectors.js";
+import { toFloat32 } from "./vector-codec.js";
 
 // The articles of one monthly index nearest a query vector, among those that
 // pass the filters. Two ways, chosen per index and query (measured: see
@@ -97,7 +97,7 @@ export function nearest(
       .all(JSON.stringify(matched)) as typeof rows;
   }
   const unembedded = unembeddedMatches(partition, search);
-  const top = topK(rows, vectorEncoding(partition), query, k, skip);
+  const top = topK(rows, query, k, skip);
   return { hits: describe(partition, top), scored: rows.length, unembedded };
 }
 
@@ -126,9 +126,8 @@ function nearestByGraph(
   let fetch = Math.min(covered, Math.ceil(whole ? k : (k / share) * 1.2));
   let passed: Array<{ rowid: number; score: number }> = [];
   let scored = 0;
-  const encoding = vectorEncoding(partition);
   for (let attempt = 0; ; attempt++) {
-    const found = rescored(partition, encoding, graph.search(query, fetch, skip), query);
+    const found = rescored(partition, graph.search(query, fetch, skip), query);
     scored = found.length;
     const keep = whole
       ? undefined
@@ -155,18 +154,17 @@ function nearestByGraph(
     tail = tail.filter((t) => keep.has(t.rowid));
   }
   const seen = new Set(passed.map((p) => p.rowid));
-  const merged = [...passed, ...topK(tail, encoding, query, k, skip).filter((t) => !seen.has(t.rowid))];
+  const merged = [...passed, ...topK(tail, query, k, skip).filter((t) => !seen.has(t.rowid))];
   merged.sort(byScoreDesc);
   return { hits: merged.slice(0, k), scored: scored + tail.length, unembedded: unembeddedMatches(partition, search) };
 }
 
 /**
- * The graph's neighbours scored as the exact scan scores them (the stored vectors, not the graph's cosine of int8
- * components), best first: so both ways rank alike and merge with other indexes' answers on one scale.
+ * The graph's neighbours scored as the exact scan scores them (the stored float32 vectors, not the graph's cosine of
+ * int8 components), best first: recall as the float32 graph's (measured), and one scale to merge indexes' answers on.
  */
 function rescored(
   partition: ArticlePartition,
-  encoding: VectorEncoding,
   found: ReadonlyArray<{ rowid: number; score: number }>,
   query: Float32Array,
 ): Array<{ rowid: number; score: number }> {
@@ -174,9 +172,7 @@ function rescored(
   const rows = partition.statements
     .get("SELECT v.rowid, v.embedding FROM json_each(?) j JOIN article_vectors v ON v.rowid = j.value")
     .all(JSON.stringify(found.map((f) => f.rowid))) as Array<{ rowid: number; embedding: Buffer | null }>;
-  const out = rows.flatMap((r) =>
-    r.embedding === null ? [] : [{ rowid: r.rowid, score: dotStored(r.embedding, encoding, query) }],
-  );
+  const out = rows.flatMap((r) => (r.embedding === null ? [] : [{ rowid: r.rowid, score: dot(r.embedding, query) }]));
   return out.sort(byScoreDesc);
 }
 
@@ -255,11 +251,7 @@ export function vectorOfArticle(partition: ArticlePartition, id: string, model: 
   const blob = partition.statements.get("SELECT embedding FROM article_vectors WHERE rowid = ?").pluck().get(article.rowid) as
     Buffer | null | undefined;
   if (blob === undefined) return { status: "unembedded", story_id: article.story_id };
-  return {
-    status: "found",
-    story_id: article.story_id,
-    vector: blob === null ? null : decodeVector(blob, vectorEncoding(partition)),
-  };
+  return { status: "found", story_id: article.story_id, vector: blob === null ? null : toVector(blob) };
 }
 
 export type VectorOfArticle =
@@ -282,7 +274,6 @@ function countUpTo(partition: ArticlePartition, search: PartitionSearch): number
 /** The k best dot products, best first (ties: newer rowid first, as keyword ranking breaks them). */
 function topK(
   rows: ReadonlyArray<{ rowid: number; embedding: Buffer | null }>,
-  encoding: VectorEncoding,
   query: Float32Array,
   k: number,
   skip?: ReadonlySet<number>,
@@ -291,7 +282,7 @@ function topK(
   let floor = -Infinity;
   for (const row of rows) {
     if (row.embedding === null || skip?.has(row.rowid)) continue;
-    const score = dotStored(row.embedding, encoding, query);
+    const score = dot(row.embedding, query);
     if (best.length >= k && score <= floor) continue;
     best.push({ rowid: row.rowid, score });
     if (best.length > k * 2) {
@@ -302,6 +293,14 @@ function topK(
   }
   best.sort(byScoreDesc);
   return best.slice(0, k);
+}
+
+/** A stored vector's dot product with the query (cosine: both are unit length). */
+function dot(blob: Buffer, query: Float32Array): number {
+  const v = toFloat32(blob);
+  let score = 0;
+  for (let d = 0; d < query.length; d++) score += (v[d] as number) * (query[d] as number);
+  return score;
 }
 
 function byScoreDesc(a: { rowid: number; score: number }, b: { rowid: number; score: number }): number {

@@ -1,5 +1,4 @@
 import type { ArticlePartition } from "./article-partition.js";
-import { encodeVector, decodeVector, STORED_ENCODING, type VectorEncoding } from "./vector-codec.js";
 
 // The vectors of one monthly index (semantic ranking, /similar). They arrive
 // after keyword indexing, from the embedding stage (embedding-worker.ts), in
@@ -8,13 +7,10 @@ import { encodeVector, decodeVector, STORED_ENCODING, type VectorEncoding } from
 // meta `embedding_model` names the model the vectors were made with; the index
 // format (SCHEMA_VERSION) is unchanged, and a file without the table simply
 // has nothing embedded yet. A NULL embedding marks an article with no text to
-// embed (no headline and no names). Meta `vector_encoding` says how the vectors
-// are held (vector-codec.ts); an index without it holds float32, is read as
-// such, and is re-encoded when embedding resumes there.
+// embed (no headline and no names).
 
 export const VECTORS_SCHEMA = `CREATE TABLE IF NOT EXISTS article_vectors (rowid INTEGER PRIMARY KEY, embedding BLOB)`;
 export const MODEL_KEY = "embedding_model";
-export const ENCODING_KEY = "vector_encoding";
 
 export interface VectorStatus {
   /** The model the vectors were made with; undefined before any. */
@@ -50,25 +46,12 @@ export function lastEmbedded(partition: ArticlePartition): number {
   return partition.statements.get("SELECT coalesce(max(rowid), 0) FROM article_vectors").pluck().get() as number;
 }
 
-/** How the stored vectors are held: float32 when meta does not say (indexes made before int8). */
-export function vectorEncoding(partition: ArticlePartition): VectorEncoding {
-  const held = partition.statements.get(`SELECT value FROM meta WHERE key = '${ENCODING_KEY}'`).pluck().get() as
-    string | undefined;
-  return held === "int8" ? "int8" : "float32";
+/** A stored vector as a Float32Array view (copied out of SQLite's buffer). */
+export function toVector(blob: Buffer): Float32Array {
+  const copy = new Uint8Array(blob);
+  return new Float32Array(copy.buffer, 0, copy.byteLength / 4);
 }
 
-/**
- * Re-encodes every stored vector as `STORED_ENCODING` and says so in meta, in the caller's transaction (a float32
- * index whose embedding resumes: one encoding per table, no re-embedding).
- */
-export function reencodeVectors(partition: ArticlePartition): void {
-  const from = vectorEncoding(partition);
-  if (from !== STORED_ENCODING) {
-    const update = partition.statements.get("UPDATE article_vectors SET embedding = ? WHERE rowid = ?");
-    const rows = partition.statements
-      .get("SELECT rowid, embedding FROM article_vectors WHERE embedding IS NOT NULL")
-      .all() as Array<{ rowid: number; embedding: Buffer }>;
-    for (const row of rows) update.run(encodeVector(decodeVector(row.embedding, from), STORED_ENCODING), row.rowid);
-  }
-  partition.statements.get("INSERT OR REPLACE INTO meta (key, value) VALUES (?, ?)").run(ENCODING_KEY, STORED_ENCODING);
+export function toBlob(vector: Float32Array): Buffer {
+  return Buffer.from(vector.buffer, vector.byteOffset, vector.byteLength);
 }
