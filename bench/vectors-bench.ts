@@ -7,10 +7,15 @@
 //   recall  the semantic ranking's top 10 / top 100 over every vector, for the
 //           judged set's queries and the semantic bench's, and /similar's for
 //           seed articles (their own story left out), against an exact float32
-//           scan: int8 vectors scanned exactly, the float32 graph, and an int8
-//           graph (usearch i8, cosine) built from the same vectors
+//           scan: int8 vectors (a scale and 384 bytes) scanned exactly, int8 of
+//           each vector's difference from its month's mean, the float32 graph,
+//           and a graph of int8 components (usearch i8, cosine) scored by its
+//           own cosine, by the int8 vectors or by the float32 ones (served);
+//           counted per article (copies tie) and per distinct vector
 //
-//   flock /tmp/newsindex-bench.lock node --import tsx bench/vectors-bench.ts [--dir bench/.data/DIR] [--seeds 100]
+//   flock /tmp/newsindex-bench.lock npm run bench:vectors [-- --dir bench/.data/DIR --seeds 100]
+//
+// DIR defaults to the index `npm run bench:semantic -- --articles 95000` embeds.
 
 import { readdirSync, rmSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -29,7 +34,7 @@ const { Index, MetricKind, ScalarKind } = createRequire(import.meta.url)("usearc
 
 const { values } = parseArgs({
   options: {
-    dir: { type: "string", default: new URL("./.data/vectors-95000", import.meta.url).pathname },
+    dir: { type: "string", default: new URL("./.data/semantic-v2-95000-2024-01-6-1", import.meta.url).pathname },
     seeds: { type: "string", default: "100" },
   },
 });
