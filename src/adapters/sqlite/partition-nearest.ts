@@ -171,7 +171,8 @@ function rescored(
   if (found.length === 0) return [];
   const rows = partition.statements
     .get("SELECT v.rowid, v.embedding FROM json_each(?) j JOIN article_vectors v ON v.rowid = j.value")
-    .all(JSON.stringify(found.map((f) => f.rowid))) as Array<{ rowid: number; embedding: Buffer | null }>;
+    // In rowid order: the table's order, several times faster to read than the graph's order (measured, filtered rows).
+    .all(JSON.stringify(found.map((f) => f.rowid).sort((a, b) => a - b))) as Array<{ rowid: number; embedding: Buffer | null }>;
   const out = rows.flatMap((r) => (r.embedding === null ? [] : [{ rowid: r.rowid, score: dot(r.embedding, query) }]));
   return out.sort(byScoreDesc);
 }
