@@ -21,7 +21,7 @@ import { hasCode, warnRecovered } from "../../shared/caught.js";
 //                             sizes (a file being replaced is never read)
 //
 // Chosen by measurement (bench/RESULTS.md, "Semantic ranking: the vector
-// engine"). The embedding thread builds it and keeps it in step (AnnBuilder):
+// engine" and "Vectors"). The embedding thread builds it and keeps it in step (AnnBuilder):
 // a missing or stale graph (another model, damaged, or holding vectors that
 // are gone) is rebuilt from `article_vectors`; new vectors are added in memory
 // and the files rewritten (new files renamed over the old) once enough have
@@ -105,8 +105,8 @@ export interface AnnView {
   meta: AnnMeta;
   /**
    * At least the nearest `k` articles the files cover (the nodes nearest, each
-   * followed by its copies), best first, with their dot product (cosine
-   * similarity); ties newest (highest rowid) first. Articles in `skip` are left
+   * followed by its copies), best first, with the cosine of their int8
+   * components (close to the float32 one, not equal: callers re-score); ties newest (highest rowid) first. Articles in `skip` are left
    * out and not counted towards `k` (/similar's seed story: thousands of copies
    * of a few vectors, which would otherwise widen the search by as many).
    */
