@@ -5,7 +5,7 @@
 // clustered: the product path, the ingest service exactly as the container wires it.
 // baseline: the same pipeline built without its optional story clustering.
 
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadavg } from "node:os";
 import Database from "better-sqlite3";
@@ -26,6 +26,11 @@ export interface PassFigures {
   perSecond: number;
   /** CPU time of the whole process (every thread), per record: less sensitive than wall time to other load on the machine. */
   cpuMicrosPerRecord: number;
+  /**
+   * CPU per record of each OS thread of the process that took at least 1% of it, most first (Linux; empty elsewhere):
+   * the ingest (main) thread, the writer and clustering threads, libuv's pool (gunzip), V8's GC helpers.
+   */
+  threads: Array<{ thread: string; cpuMicrosPerRecord: number }>;
   /** Mean 1-minute load average sampled during the pass. */
   loadDuring: number;
   /** Peak resident memory of the process (every thread, and the index pages SQLite maps), MiB. */
@@ -76,6 +81,8 @@ async function main(): Promise<void> {
   const sampler = setInterval(() => loads.push(loadavg()[0] ?? 0), 5000);
   const cpuBefore = process.cpuUsage();
   const summary = await service.ingest(files);
+  // Read while the writer and clustering threads still run (close ends them).
+  const threads = threadCpu(summary.records);
   await close();
   const cpu = process.cpuUsage(cpuBefore);
   clearInterval(sampler);
@@ -89,9 +96,27 @@ async function main(): Promise<void> {
     cpuMicrosPerRecord: Math.round((cpu.user + cpu.system) / summary.records),
     loadDuring: loads.length === 0 ? (loadavg()[0] ?? 0) : loads.reduce((s, v) => s + v, 0) / loads.length,
     maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+    threads,
     ...(kind === "clustered" ? { stories: storyShape(join(dataDir, "stories.db")) } : {}),
   };
   console.log(JSON.stringify(figures));
+}
+
+/** Each thread's user + system CPU from /proc (clock ticks of 10 ms), per record. */
+function threadCpu(records: number): PassFigures["threads"] {
+  const dir = `/proc/${process.pid}/task`;
+  if (!existsSync(dir)) return [];
+  const rows = readdirSync(dir).map((tid) => {
+    const stat = readFileSync(join(dir, tid, "stat"), "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const ticks = Number(fields[11]) + Number(fields[12]);
+    return { thread: tid === String(process.pid) ? "main (ingest)" : `thread ${tid}`, micros: ticks * 10_000 };
+  });
+  const total = rows.reduce((sum, r) => sum + r.micros, 0);
+  return rows
+    .filter((r) => r.micros >= total * 0.01)
+    .sort((a, b) => b.micros - a.micros)
+    .map((r) => ({ thread: r.thread, cpuMicrosPerRecord: Math.round(r.micros / Math.max(1, records)) }));
 }
 
 function storyShape(path: string): StoryShape {

@@ -8,4 +8,6 @@ export type SourceRecord = { ok: true; line: number; article: ArticleDetail } | 
 export interface ArticleSource {
   /** Streams the records of one file (`.csv`, `.csv.gz`, `.csv.zip`, BigQuery CSV export). Memory stays flat. */
   read(path: string): AsyncIterable<SourceRecord>;
+  /** Ends what reading holds between files (a parse thread); the next read starts it again. */
+  release?(): Promise<void>;
 }

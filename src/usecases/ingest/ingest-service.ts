@@ -129,7 +129,7 @@ export class IngestService {
       }
       await inFlight;
     } finally {
-      await this.stories?.clusterer.release();
+      await Promise.all([this.stories?.clusterer.release(), this.source.release?.()]);
     }
     summary.seconds = (this.clock.now() - started) / 1000;
     summary.recordsPerSecond = summary.seconds > 0 ? Math.round(summary.records / summary.seconds) : summary.records;
