@@ -7,7 +7,7 @@
 // then the backfill of a month of the live feed (~5,000,000 articles) at the
 // rate of the configuration the stage runs.
 //
-//   flock /tmp/newsindex-bench.lock node --import tsx bench/embedding-bench.ts [--texts 1024 --rounds 3 --corpus DIR --out FILE]
+//   flock /tmp/newsindex-bench.lock npm run bench:embedding -- [--texts 1024 --rounds 3 --corpus DIR --out FILE]
 
 import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -109,7 +109,7 @@ async function main(): Promise<void> {
 ## Embedding on every core (the embedding stage, \`newsindex embed\`)
 
 Machine: ${machine()}. Load average (1 / 5 / 15 min) before ${loadBefore}, after ${loadAfter}.
-Command: \`flock /tmp/newsindex-bench.lock node --import tsx bench/embedding-bench.ts --texts ${TEXTS} --rounds ${ROUNDS}\`.
+Command: \`flock /tmp/newsindex-bench.lock npm run bench:embedding -- --texts ${TEXTS} --rounds ${ROUNDS}\`.
 
 The shipped model (e5-small-v2, int8) over ${texts.length} distinct texts of the corpus (headline and names, as the stage embeds them), every configuration loaded first and then run in turn, ${ROUNDS} rounds. Batch: texts per model call of the stage (a step; the model runs each token length of a batch together).
 

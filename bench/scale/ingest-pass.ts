@@ -79,10 +79,14 @@ async function main(): Promise<void> {
 
   const loads: number[] = [];
   const sampler = setInterval(() => loads.push(loadavg()[0] ?? 0), 5000);
+  // Threads that end with the ingest (clustering, parsing) leave /proc: each thread's CPU is sampled as it runs.
+  const perThread = new Map<string, number>();
+  const threadSampler = setInterval(() => sampleThreads(perThread), 500);
   const cpuBefore = process.cpuUsage();
   const summary = await service.ingest(files);
-  // Read while the writer and clustering threads still run (close ends them).
-  const threads = threadCpu(summary.records);
+  sampleThreads(perThread);
+  clearInterval(threadSampler);
+  const threads = threadCpu(perThread, summary.records);
   await close();
   const cpu = process.cpuUsage(cpuBefore);
   clearInterval(sampler);
@@ -102,21 +106,29 @@ async function main(): Promise<void> {
   console.log(JSON.stringify(figures));
 }
 
-/** Each thread's user + system CPU from /proc (clock ticks of 10 ms), per record. */
-function threadCpu(records: number): PassFigures["threads"] {
+/** Each thread's user + system CPU so far from /proc (clock ticks of 10 ms), µs, into `into` (Linux; else nothing). */
+function sampleThreads(into: Map<string, number>): void {
   const dir = `/proc/${process.pid}/task`;
-  if (!existsSync(dir)) return [];
-  const rows = readdirSync(dir).map((tid) => {
-    const stat = readFileSync(join(dir, tid, "stat"), "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const ticks = Number(fields[11]) + Number(fields[12]);
-    return { thread: tid === String(process.pid) ? "main (ingest)" : `thread ${tid}`, micros: ticks * 10_000 };
-  });
-  const total = rows.reduce((sum, r) => sum + r.micros, 0);
-  return rows
-    .filter((r) => r.micros >= total * 0.01)
-    .sort((a, b) => b.micros - a.micros)
-    .map((r) => ({ thread: r.thread, cpuMicrosPerRecord: Math.round(r.micros / Math.max(1, records)) }));
+  if (!existsSync(dir)) return;
+  for (const tid of readdirSync(dir)) {
+    try {
+      const stat = readFileSync(join(dir, tid, "stat"), "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const name = tid === String(process.pid) ? "main (ingest)" : `thread ${tid}`;
+      into.set(name, Math.max(into.get(name) ?? 0, (Number(fields[11]) + Number(fields[12])) * 10_000));
+    } catch {
+      // The thread ended between the listing and the read: its last sample stands.
+    }
+  }
+}
+
+/** The threads that took at least 1% of the process's CPU, most first, per record. */
+function threadCpu(perThread: Map<string, number>, records: number): PassFigures["threads"] {
+  const total = [...perThread.values()].reduce((sum, v) => sum + v, 0);
+  return [...perThread]
+    .filter(([, micros]) => micros >= total * 0.01)
+    .sort((a, b) => b[1] - a[1])
+    .map(([thread, micros]) => ({ thread, cpuMicrosPerRecord: Math.round(micros / Math.max(1, records)) }));
 }
 
 function storyShape(path: string): StoryShape {
