@@ -43,8 +43,7 @@ export class ParseThreadSource implements ArticleSource {
       yield* this.inline.read(path);
       return;
     }
-    await this.thread.call({ kind: "open", path });
-    let next = this.thread.call({ kind: "next", max: this.chunk });
+    let next = this.thread.call({ kind: "open", path, max: this.chunk });
     try {
       for (;;) {
         const chunk = (await next) as ParseChunk;

@@ -6,7 +6,8 @@ import { GkgArticleSource } from "./gkg-source.js";
 // the GKG source (gunzip, split, parse, map) and hands its records over in
 // chunks, so the ingest thread spends none of its time on the format.
 
-export type ParseRequest = { kind: "open"; path: string } | { kind: "next"; max: number } | { kind: "close" };
+/** `open` answers the file's first chunk: one round trip fewer per file. */
+export type ParseRequest = { kind: "open"; path: string; max: number } | { kind: "next"; max: number } | { kind: "close" };
 
 export interface ParseChunk {
   records: SourceRecord[];
@@ -24,7 +25,7 @@ async function handle(request: ParseRequest): Promise<ParseChunk | null> {
     // A file left part read (its reader stopped early) is closed before the next is opened.
     await reading?.return?.();
     reading = request.kind === "open" ? (await source).read(request.path)[Symbol.asyncIterator]() : undefined;
-    return null;
+    if (request.kind === "close") return null;
   }
   if (reading === undefined) return { records: [], done: true };
   const records: SourceRecord[] = [];
