@@ -45,6 +45,22 @@ describe("ParseThreadSource", () => {
     expect((await readAll(inline, FILES[0] as string)).length).toBeGreaterThan(900);
   });
 
+  it("reads the file named next ahead, and gives each file its own records when another comes first", async () => {
+    const [big, zip] = FILES as [string, string];
+    const read = async (path: string, next?: string) => {
+      const out: SourceRecord[] = [];
+      for await (const record of threaded.read(path, next === undefined ? {} : { next })) out.push(record);
+      return out;
+    };
+    const expectedBig = await readAll(inline, big);
+    const expectedZip = await readAll(inline, zip);
+    expect(await read(zip, big)).toEqual(expectedZip);
+    expect(await read(big, zip)).toEqual(expectedBig);
+    // The file read ahead (zip) is not the one asked for next: the big one still reads whole.
+    expect(await read(big)).toEqual(expectedBig);
+    expect(await read(zip)).toEqual(expectedZip);
+  });
+
   it("starts the next file from its first record when a reader stopped part way", async () => {
     let taken = 0;
     for await (const _record of threaded.read(FILES[0] as string)) if (++taken === 250) break;

@@ -83,7 +83,7 @@ export class IngestService {
     let before: Promise<void> = Promise.resolve();
     let batches = 0;
     try {
-      for (const file of files) {
+      for (const [at, file] of files.entries()) {
         let batch: ArticleDetail[] = [];
         const flush = async (): Promise<void> => {
           if (batch.length === 0) return;
@@ -114,7 +114,8 @@ export class IngestService {
           before = previous;
           await older;
         };
-        for await (const record of this.source.read(file)) {
+        const next = files[at + 1];
+        for await (const record of this.source.read(file, next === undefined ? {} : { next })) {
           summary.records++;
           if (record.ok) {
             batch.push(record.article);
