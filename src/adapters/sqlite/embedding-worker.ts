@@ -29,7 +29,8 @@ import {
 export type ThreadEmbedder = Embedder & { readonly dimensions: number };
 
 /**
- * The module and export of the function that loads the embedder from a model directory, in this thread. The
+ * The module and export of the function that loads the embedder from a model directory with a number of sessions,
+ * in this thread. The
  * composition root names it (an object cannot cross to a thread), so this store depends on no model runtime.
  */
 export interface EmbedderLoader {
@@ -40,6 +41,8 @@ export interface EmbedderLoader {
 export interface EmbeddingThreadData {
   modelDir: string;
   loader: EmbedderLoader;
+  /** Model sessions the loader starts (one thread each). */
+  sessions: number;
 }
 
 export type EmbeddingRequest =
@@ -56,10 +59,10 @@ export interface StepResult {
 let embedder: Promise<ThreadEmbedder> | undefined;
 
 async function loadEmbedder(): Promise<ThreadEmbedder> {
-  const { modelDir, loader } = threadData<EmbeddingThreadData>();
+  const { modelDir, loader, sessions } = threadData<EmbeddingThreadData>();
   const load = ((await import(loader.module)) as Record<string, unknown>)[loader.exportName];
   if (typeof load !== "function") throw new Error(`${loader.module} exports no embedder loader ${loader.exportName}`);
-  return (load as (dir: string) => Promise<ThreadEmbedder>)(modelDir);
+  return (load as (dir: string, sessions: number) => Promise<ThreadEmbedder>)(modelDir, sessions);
 }
 const partitions = new Map<string, ArticlePartition>();
 let builder: { month: string; builder: AnnBuilder } | undefined;
