@@ -14,6 +14,7 @@ import {
   type DerivedVocabulary,
 } from "./partition-schema.js";
 import { StatementCache } from "./statement-cache.js";
+import { decodeDoc } from "./doc-codec.js";
 import { warnRecovered } from "../../shared/caught.js";
 
 // One monthly index: a SQLite file holding the articles collected in one
@@ -236,16 +237,19 @@ export class ArticlePartition {
   }
 
   getDoc(id: string): string | undefined {
-    return this.statements.get("SELECT d.doc FROM articles a JOIN docs d ON d.rowid = a.rowid WHERE a.id = ?").pluck().get(id) as
-      string | undefined;
+    const stored = this.statements
+      .get("SELECT d.doc FROM articles a JOIN docs d ON d.rowid = a.rowid WHERE a.id = ?")
+      .pluck()
+      .get(id) as Buffer | undefined;
+    return stored === undefined ? undefined : decodeDoc(stored);
   }
 
   /** Documents of a page of ids, by id. */
   getDocs(ids: readonly string[]): Map<string, string> {
     const rows = this.statements
       .get("SELECT a.id, d.doc FROM json_each(?) j JOIN articles a ON a.id = j.value JOIN docs d ON d.rowid = a.rowid")
-      .all(JSON.stringify(ids)) as Array<{ id: string; doc: string }>;
-    return new Map(rows.map((r) => [r.id, r.doc]));
+      .all(JSON.stringify(ids)) as Array<{ id: string; doc: Buffer }>;
+    return new Map(rows.map((r) => [r.id, decodeDoc(r.doc)]));
   }
 
   close(): void {
