@@ -34,6 +34,11 @@ const READ_BUSY_MS = 250;
 const WRITE_BUSY_MS = 5000;
 /** Page cache (negative: KiB) of a connection that reads. */
 const READ_CACHE_KIB = -16_384;
+/**
+ * Page size of a new index file: a stored document (doc-codec.ts) is about 800 bytes, so a 4 KiB page holds four
+ * and leaves a sixth of itself empty; 8 KiB pages hold nine.
+ */
+const PAGE_SIZE = 8192;
 /** Page cache of a connection that maps nothing: enough for the trees' inner pages. */
 const UNMAPPED_CACHE_KIB = -2048;
 
@@ -73,6 +78,8 @@ export class ArticlePartition {
     this.db = new Database(path, { fileMustExist: !options.create, timeout: options.create ? WRITE_BUSY_MS : READ_BUSY_MS });
     this.statements = new StatementCache(this.db);
     try {
+      // Only a new file takes it (before anything is written, WAL included); an existing one keeps its own.
+      if (options.create) this.db.pragma(`page_size = ${PAGE_SIZE}`);
       this.db.pragma("journal_mode = WAL");
       this.db.pragma("synchronous = NORMAL");
       // Reads come through the memory map (unless `mapped: false`); the page cache grows only once the connection writes.
