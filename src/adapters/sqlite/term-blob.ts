@@ -13,30 +13,40 @@ const STORY_CODE = FILTER_FIELDS.story_id.code;
 /** Bytes of the story's term at the start of the blob. */
 const STORY_BYTES = 4;
 
-/** A `terms` blob as term ids: the story's first (when it has one), then the others ascending. */
+/** Where decodeTerms writes: grown as needed, reused by every call on this thread. */
+let scratch = new Uint32Array(256);
+
+/**
+ * A `terms` blob as term ids: the story's first (when it has one), then the others ascending. A view of a buffer
+ * the next call overwrites (a facet count decodes a blob per match, and allocating each was most of its cost):
+ * copy it (`Uint32Array.from`) to keep it.
+ */
 export function decodeTerms(blob: Uint8Array): Uint32Array {
-  if (blob.length < STORY_BYTES) return new Uint32Array(0);
+  const length = blob.length;
+  if (length < STORY_BYTES) return scratch.subarray(0, 0);
+  // Every id takes at least a byte.
+  if (scratch.length < length) scratch = new Uint32Array(2 * length);
+  const ids = scratch;
   const story =
     ((blob[0] as number) | ((blob[1] as number) << 8) | ((blob[2] as number) << 16) | ((blob[3] as number) << 24)) >>> 0;
-  let count = story === 0 ? 0 : 1;
-  for (let i = STORY_BYTES; i < blob.length; i++) if ((blob[i] as number) < 0x80) count++;
-  const ids = new Uint32Array(count);
   let at = 0;
   if (story !== 0) ids[at++] = story;
   let id = 0;
-  let delta = 0;
-  let shift = 0;
-  for (let i = STORY_BYTES; i < blob.length; i++) {
-    const byte = blob[i] as number;
-    delta += (byte & 0x7f) * 2 ** shift;
-    if (byte < 0x80) {
-      id += delta;
-      ids[at++] = id;
-      delta = 0;
-      shift = 0;
-    } else shift += 7;
+  let i = STORY_BYTES;
+  while (i < length) {
+    // Most differences take one or two bytes; a term id is below 2^32, so five at most.
+    let byte = blob[i++] as number;
+    let delta = byte & 0x7f;
+    let shift = 7;
+    while (byte >= 0x80) {
+      byte = blob[i++] as number;
+      delta += shift < 28 ? (byte & 0x7f) << shift : (byte & 0x7f) * 0x1000_0000;
+      shift += 7;
+    }
+    id += delta;
+    ids[at++] = id;
   }
-  return ids;
+  return ids.subarray(0, at);
 }
 
 /** Term ids (any order; at most one of the story field) as the blob stored in the article row. */
