@@ -37,6 +37,7 @@ import { SIMILAR_DEPTH, similarArticles } from "../src/usecases/search/similar-a
 import { EMBED_STEP } from "../src/usecases/embedding/embedding-catch-up.js";
 import { generateCorpus } from "./corpus/generate-corpus.js";
 import { loadAverage, machine, summarise, timeCalls, type Latency } from "./scale/measure.js";
+import { decodeDoc } from "../src/adapters/sqlite/doc-codec.js";
 import { benchOptions } from "./scale/bench-options.js";
 import { writeSection } from "./scale/results-file.js";
 import { ingestPass } from "./scale/run-ingest.js";
@@ -321,9 +322,9 @@ async function embedDistinct(dataDir: string): Promise<Backfill> {
     const db = new Database(join(dir, file), { readonly: true });
     for (const row of db.prepare("SELECT a.rowid, d.doc FROM articles a JOIN docs d ON d.rowid = a.rowid").iterate() as Iterable<{
       rowid: number;
-      doc: string;
+      doc: Buffer;
     }>) {
-      const text = embeddingText(JSON.parse(row.doc) as ArticleDetail);
+      const text = embeddingText(JSON.parse(decodeDoc(row.doc)) as ArticleDetail);
       let carriers = texts.get(text);
       if (!carriers) texts.set(text, (carriers = []));
       carriers.push([file, row.rowid]);

@@ -3,6 +3,7 @@ import { embeddingText } from "../../domain/embedding-text.js";
 import type { Embedder } from "../../ports/embedder.js";
 import { serveRequests, threadData } from "../threads/worker-rpc.js";
 import { ArticlePartition, closeQuietly } from "./article-partition.js";
+import { decodeDoc } from "./doc-codec.js";
 import { AnnBuilder, removeAnn } from "./partition-ann.js";
 import {
   hasVectorTable,
@@ -111,9 +112,9 @@ async function step(month: string, path: string, partition: ArticlePartition, ma
   });
   const rows = partition.statements
     .get("SELECT a.rowid, d.doc FROM articles a JOIN docs d ON d.rowid = a.rowid WHERE a.rowid > ? ORDER BY a.rowid LIMIT ?")
-    .all(lastEmbedded(partition), max) as Array<{ rowid: number; doc: string }>;
+    .all(lastEmbedded(partition), max) as Array<{ rowid: number; doc: Buffer }>;
   if (rows.length === 0) return 0;
-  const texts = rows.map((r) => embeddingText(JSON.parse(r.doc) as ArticleDetail));
+  const texts = rows.map((r) => embeddingText(JSON.parse(decodeDoc(r.doc)) as ArticleDetail));
   const nonEmpty = texts.flatMap((t, i) => (t === "" ? [] : [i]));
   const vectors = await model.embed(
     nonEmpty.map((i) => texts[i] as string),
