@@ -33,6 +33,7 @@ import {
   type StorySizeRow,
 } from "./partition-stories.js";
 import { ScanBudget } from "./scan-budget.js";
+import { browsePage, type BrowsePage, type BrowsePageArgs, type MonthConnections } from "./partition-browse.js";
 import { UnmappedConnections } from "./unmapped-connections.js";
 import { signalValuesOf, type SignalValuesPart } from "./partition-signals.js";
 import type { DerivedVocabulary } from "./partition-schema.js";
@@ -113,6 +114,8 @@ export interface ReadJobs {
     };
     result: SearchPart;
   };
+  /** A whole browse page over several months (partition-browse.ts); `month` is the newest of `args.months`. */
+  browsePage: { args: QueryArgs & BrowsePageArgs; result: BrowsePage };
   rankStats: { args: { phrases: string[] }; result: RankStats };
   /** Intensities of one signal (signals-v1 code) over the matches carrying it: how many, and the largest (`top`). */
   signalValues: {
@@ -158,9 +161,18 @@ export type ReadJob = keyof ReadJobs;
 
 export type ReadRequest = { [J in ReadJob]: { job: J; month: string; args: ReadJobs[J]["args"] } }[ReadJob];
 
-type Handlers = { [J in ReadJob]: (partition: ArticlePartition, args: ReadJobs[J]["args"]) => ReadJobs[J]["result"] };
+/** `months` gives other months' connections, for the jobs that read several (browsePage). */
+type Handlers = {
+  [J in ReadJob]: (partition: ArticlePartition, args: ReadJobs[J]["args"], months: MonthConnections) => ReadJobs[J]["result"];
+};
 
 const HANDLERS: Handlers = {
+  browsePage(_partition, args, connections) {
+    const { months, n, offset, deadline, ...query } = args;
+    return browsePage({ months, n, offset, ...(deadline === undefined ? {} : { deadline }) }, connections, (partition, floor) =>
+      HANDLERS.search(partition, { ...query, n, ...(floor === undefined ? {} : { floor }) }, connections),
+    );
+  },
   search(partition, args) {
     const search = compile(partition, args, args.facets?.codes);
     // The statistics are the index's whatever the query matches here: every index counts in corpus-wide scores.
@@ -278,20 +290,20 @@ const HANDLERS: Handlers = {
 const UNMAPPED_JOBS: ReadonlySet<ReadJob> = new Set(["exportCount", "exportKeys", "exportLines"]);
 
 /** One thread's connections to the monthly indexes under `dir`, opened on first use; an export's reads go through unmapped-connections.ts. */
-export class PartitionReader {
-  private readonly open = new Map<string, ArticlePartition>();
+export class PartitionReader implements MonthConnections {
+  private readonly connections = new Map<string, ArticlePartition>();
   private readonly unmapped = new UnmappedConnections();
 
   constructor(private readonly dir: string) {}
 
   run(request: ReadRequest): unknown {
-    const handle = HANDLERS[request.job] as (p: ArticlePartition, args: unknown) => unknown;
+    const handle = HANDLERS[request.job] as (p: ArticlePartition, args: unknown, months: MonthConnections) => unknown;
     if (UNMAPPED_JOBS.has(request.job)) {
-      return this.unmapped.run(request.month, partitionPath(this.dir, request.month), (own) => handle(own, request.args));
+      return this.unmapped.run(request.month, partitionPath(this.dir, request.month), (own) => handle(own, request.args, this));
     }
-    const partition = this.partition(request.month);
+    const partition = this.open(request.month);
     try {
-      return handle(partition, request.args);
+      return handle(partition, request.args, this);
     } catch (error) {
       // A connection that failed a read (a damaged or replaced file) is opened again next time.
       this.forget(request.month);
@@ -299,18 +311,19 @@ export class PartitionReader {
     }
   }
 
-  private partition(month: string): ArticlePartition {
-    let partition = this.open.get(month);
+  /** The month's connection, opened on first use. */
+  open(month: string): ArticlePartition {
+    let partition = this.connections.get(month);
     if (!partition) {
       partition = new ArticlePartition(month, partitionPath(this.dir, month), { create: false });
-      this.open.set(month, partition);
+      this.connections.set(month, partition);
     }
     return partition;
   }
 
-  private forget(month: string): void {
-    closeQuietly(this.open.get(month));
-    this.open.delete(month);
+  forget(month: string): void {
+    closeQuietly(this.connections.get(month));
+    this.connections.delete(month);
   }
 }
 
