@@ -1,4 +1,5 @@
 import type { ArticlePartition } from "./article-partition.js";
+import { failMonth, type MonthConnections, type MonthRead } from "./month-reads.js";
 import { byRecency, nthPublished } from "./federation/walk-merge.js";
 import { mergeSorted } from "./merge-sorted.js";
 import type { SearchPart } from "./partition-reads.js";
@@ -11,18 +12,8 @@ import type { PartitionHit } from "./partition-search.js";
 // waiting its turn on both behind heavy queries; one trip leaves a browse a
 // single wait on each.
 
-/** How one monthly index of the browse went. */
-export type BrowsedMonth =
-  | {
-      month: string;
-      outcome: "read" | "timed_out" | "field_unavailable";
-      total: number;
-      matched: boolean;
-      /** The page's documents of this month could not be read (its count stands). */
-      docsUnreadable?: string;
-    }
-  | { month: string; outcome: "not_started" }
-  | { month: string; outcome: "unreadable"; reason: string };
+/** How one monthly index of the browse went, and its count of matches (0 when not read). */
+export type BrowsedMonth = MonthRead & { total: number; matched: boolean };
 
 export interface BrowsePageArgs {
   /** The months to read, newest first. */
@@ -40,12 +31,6 @@ export interface BrowsePage {
   page: Array<PartitionHit & { month: string; doc?: string }>;
 }
 
-/** A read thread's connections to the monthly indexes: a connection that failed a read is opened again next time. */
-export interface MonthConnections {
-  open(month: string): ArticlePartition;
-  forget(month: string): void;
-}
-
 /** `searchMonth` reads one month's part with the given floor (no candidate older than it can reach the page). */
 export function browsePage(
   args: BrowsePageArgs,
@@ -56,7 +41,7 @@ export function browsePage(
   const lists: Array<Array<PartitionHit & { month: string }>> = [];
   args.months.forEach((month, i) => {
     if (i > 0 && args.deadline !== undefined && Date.now() >= args.deadline) {
-      months.push({ month, outcome: "not_started" });
+      months.push({ month, outcome: "not_started", total: 0, matched: false });
       return;
     }
     try {
@@ -65,8 +50,8 @@ export function browsePage(
       months.push({ month, outcome, total: part.total, matched: part.matched });
       if (part.hits) lists.push(part.hits.map((hit) => ({ ...hit, month })));
     } catch (error) {
-      connections.forget(month);
-      months.push({ month, outcome: "unreadable", reason: error instanceof Error ? error.message : String(error) });
+      months.push({ month, outcome: "read", total: 0, matched: false });
+      failMonth(months, connections, month, error);
     }
   });
   const page: BrowsePage["page"] = mergeSorted(lists, byRecency, args.n).slice(args.offset);
@@ -85,9 +70,8 @@ export function browsePage(
           if (doc !== undefined) hit.doc = doc;
         }
     } catch (error) {
-      connections.forget(month);
-      const browsed = months.find((m) => m.month === month);
-      if (browsed && "total" in browsed) browsed.docsUnreadable = error instanceof Error ? error.message : String(error);
+      // Its count stands; the month is unreadable for the page.
+      failMonth(months, connections, month, error);
     }
   }
   return { months, page };
