@@ -74,21 +74,7 @@ const loopUsage = new URL("./scale/loop-usage.mjs", import.meta.url).pathname;
 const nodeFlags = args["node-flags"].split(" ").filter((f) => f !== "");
 const child = spawn(
   process.execPath,
-  [
-    ...nodeFlags,
-    "--import",
-    "tsx",
-    "--import",
-    loopUsage,
-    server,
-    "serve",
-    "--data-dir",
-    dataDir,
-    "--host",
-    "127.0.0.1",
-    "--port",
-    String(port),
-  ],
+  [...nodeFlags, "--import", loopUsage, server, "serve", "--data-dir", dataDir, "--host", "127.0.0.1", "--port", String(port)],
   {
     stdio: ["ignore", "ignore", "pipe"],
     env: { ...process.env, NEWSINDEX_CONSOLE_PORT: "off", NEWSINDEX_EMBED_IN_SERVER: "off", LOG_LEVEL: "warn" },
