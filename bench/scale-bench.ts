@@ -37,7 +37,17 @@ import { bytesUnder, monthlyIndexes } from "./scale/disk-usage.js";
 import type { PassFigures, PassKind } from "./scale/ingest-pass.js";
 import { load, loadAverage, machine, timeCalls, timeHttp, type Latency, type Throughput } from "./scale/measure.js";
 import { mixedLoad, type MixedLoad } from "./scale/mixed-load.js";
-import { engineQuery, MIXED_LOAD, pathOf, QUERY_MIX, STORY_MIX, storyPathOf, type BenchQuery } from "./scale/query-mix.js";
+import { mixedLoadLines } from "./scale/mixed-load-report.js";
+import {
+  engineQuery,
+  MIXED_LOAD,
+  MIXED_LOAD_SECONDS,
+  pathOf,
+  QUERY_MIX,
+  STORY_MIX,
+  storyPathOf,
+  type BenchQuery,
+} from "./scale/query-mix.js";
 import { writeSection } from "./scale/results-file.js";
 import { ingestPass } from "./scale/run-ingest.js";
 
@@ -191,9 +201,9 @@ async function scaleBench(): Promise<void> {
       storyRows.push({ query, path, total: body.total, api: await timeHttp(origin, path, headers, SECONDS) });
     }
     console.error(
-      `measuring mixed load: ${MIXED_LOAD.browseConnections} connections browse, ${MIXED_LOAD.heavyConnections} run ${MIXED_LOAD.heavy.join(", ")}`,
+      `measuring mixed load: ${MIXED_LOAD.browseConnections} connection browses, ${MIXED_LOAD.heavyConnections} run ${MIXED_LOAD.heavy.join(", ")}`,
     );
-    mixed = await mixedLoad(origin, headers, MIXED_LOAD, SECONDS);
+    mixed = await mixedLoad(origin, () => headers, MIXED_LOAD, Math.max(SECONDS, MIXED_LOAD_SECONDS));
   } finally {
     await engine.close();
     await api.stop();
@@ -295,7 +305,7 @@ function render(r: {
       (row) => `| ${row.query.name} | \`${row.path}\` | ${row.total} | ${ms(row.api.p50)} / ${ms(row.api.p99)} |`,
     ),
     "",
-    ...mixedLines(r.mixed),
+    ...mixedLoadLines(r.mixed),
     "",
     "## Targets",
     "",
@@ -331,26 +341,6 @@ function ingestLines(r: IngestFigures): string[] {
       `Stories: ${s.stories.toLocaleString("en")}, of which ${s.multi.toLocaleString("en")} have two articles or more (holding ${((s.inMulti / c.records) * 100).toFixed(1)}% of the articles); the largest has ${s.largest.toLocaleString("en")} articles, the longest spans ${s.longestSpanHours.toLocaleString("en")} h, and ${(s.inWeekPlus * 100).toFixed(1)}% of the articles are in a story spanning more than a week.`,
     );
   return lines.flatMap((line) => [line, ""]).slice(0, -1);
-}
-
-function mixedLines(m: MixedLoad): string[] {
-  const { plan } = m;
-  const failures = (f: Record<string, number>): string =>
-    Object.keys(f).length === 0
-      ? "none"
-      : Object.entries(f)
-          .map(([status, n]) => `${n} x ${status}`)
-          .join(", ");
-  const row = (label: string, b: MixedLoad["idle"]): string =>
-    `| ${label} | ${ms(b.latency.p50)} / ${ms(b.latency.p99)} | ${b.latency.samples} | ${Math.round(b.perSecond)} | ${failures(b.failures)} |`;
-  return [
-    `Mixed load: ${plan.browseConnections} keep-alive connections browse (\`${plan.browse}\`, each one request at a time, timed in ms) for ${m.seconds} s (longer until 20 have answered), first alone, then while ${plan.heavyConnections} more connections run heavy queries in turn (${plan.heavy.map((p) => `\`${p}\``).join(", ")}; ${m.heavyPerSecond.toFixed(1)} answered per second, failures: ${failures(m.heavyFailures)}).`,
-    "",
-    "| browse | p50 / p99 | browses timed | browses/s | failures |",
-    "|---|---:|---:|---:|---|",
-    row(`idle (${plan.browseConnections} connections)`, m.idle),
-    row(`under load (+${plan.heavyConnections} heavy connections)`, m.loaded),
-  ];
 }
 
 function targets(r: { ingested: IngestFigures; rows: Row[]; storyRows: StoryRow[]; mixed: MixedLoad }): string[] {
