@@ -48,6 +48,13 @@ export class FieldDocValues {
     this.through = rowid;
   }
 
+  /** Gives back what growing left unused beyond an eighth more than held (the rows to come will use it). */
+  trim(): void {
+    const slack = (used: number): number => used + (used >>> 3) + 16;
+    if (this.starts.length > slack(this.through + 2)) this.starts = this.starts.slice(0, slack(this.through + 2));
+    if (this.values.length > slack(this.size)) this.values = this.values.slice(0, slack(this.size));
+  }
+
   /** Bytes held (arrays as allocated). */
   get bytes(): number {
     return this.starts.byteLength + this.values.byteLength;
@@ -93,7 +100,10 @@ function catchUp(partition: ArticlePartition, behind: ReadonlyArray<[number, Fie
     const ids = decodeTerms(blob);
     for (const [code, field] of behind) if (rowid > field.through) field.append(rowid, ids, code);
   }
-  for (const [, field] of behind) field.version = version;
+  for (const [, field] of behind) {
+    field.version = version;
+    field.trim();
+  }
 }
 
 /** Bytes held in doc values by this index's connection (for measuring). */
