@@ -188,7 +188,7 @@ const HANDLERS: Handlers = {
       part.total = countMatches(partition, search);
     }
     if (!args.check && (args.floor === undefined || search.newest >= args.floor)) {
-      part.hits = candidates(partition, search, args.n, args.keyset, part.total);
+      part.hits = candidates(partition, search, args.n, args.keyset);
     }
     if (ranking && args.phrases) {
       part.ranking = ranking;

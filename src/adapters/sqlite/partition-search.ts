@@ -24,22 +24,10 @@ export interface PartitionHit {
   score?: number;
 }
 
-/**
- * The first `n` candidates after `keyset`: by score on a keyword search, newest first on a browse. `matches`, the
- * number of matches when known, lets a keyword search with many rank its title matches first (titleFirst).
- */
-export function candidates(
-  partition: ArticlePartition,
-  search: PartitionSearch,
-  n: number,
-  keyset?: Keyset,
-  matches?: number,
-): PartitionHit[] {
+/** The first `n` candidates after `keyset`: by score on a keyword search, newest first on a browse. */
+export function candidates(partition: ArticlePartition, search: PartitionSearch, n: number, keyset?: Keyset): PartitionHit[] {
   const params: Params = { n };
-  if (search.match !== undefined) {
-    const first = (matches ?? 0) >= TITLE_FIRST_MATCHES ? titleFirst(partition, search, n) : undefined;
-    return first ?? ranked(partition, search, search.match, n);
-  }
+  if (search.match !== undefined) return ranked(partition, search, n);
   if (rangeOnly(search)) {
     // Only articles within the bounds are read, from the intensities' own index, then sorted.
     const where = conditions(search, params, { keyset, driver: 0 });
@@ -71,42 +59,9 @@ export function candidates(
     .all(params) as PartitionHit[];
 }
 
-/**
- * Matches in an index from which a keyword search ranks its title matches first: below it, scoring every match
- * costs less than a millisecond.
- */
-export const TITLE_FIRST_MATCHES = 2000;
-
-/**
- * The top `n` by BM25 among the matches holding the query in their titles, when there are `n` of them: FTS5 scores
- * every match it is asked for (about 0.5 us each), and a title hit weighs ten entity hits, so the best matches are
- * almost always among these. The title-only scores pick the `n`; each is then scored on the whole query (the
- * matches iterated, only these `n` scored), which also drops one that the query excludes by its entities. Undefined
- * when fewer than `n` remain: the caller ranks every match.
- */
-function titleFirst(partition: ArticlePartition, search: PartitionSearch, n: number): PartitionHit[] | undefined {
-  const picked = ranked(partition, search, `{title} : (${search.match as string})`, n);
-  if (picked.length < n) return undefined;
-  const scores = partition.statements
-    .get(
-      // `+rowid`: the picked filter the matches; as a constraint FTS5 would run the query once per rowid.
-      `SELECT rowid, ${FTS_SCORE} FROM articles_fts WHERE articles_fts MATCH ? AND +rowid IN (SELECT value FROM json_each(?))`,
-    )
-    .raw()
-    .all(search.match, JSON.stringify(picked.map((hit) => hit.rowid))) as Array<[number, number]>;
-  if (scores.length < n) return undefined;
-  const score = new Map(scores);
-  return picked
-    .flatMap((hit) => {
-      const whole = score.get(hit.rowid);
-      return whole === undefined ? [] : [{ ...hit, score: whole }];
-    })
-    .sort((a, b) => b.score - a.score || b.rowid - a.rowid);
-}
-
-/** BM25 top `n` of FTS5 expression `match`, ties by rowid (newest written first), as the merge across partitions orders them. */
-function ranked(partition: ArticlePartition, search: PartitionSearch, match: string, n: number): PartitionHit[] {
-  const params: Params = { n, match };
+/** BM25 top `n`, ties by rowid (newest written first), as the merge across partitions orders them. */
+function ranked(partition: ArticlePartition, search: PartitionSearch, n: number): PartitionHit[] {
+  const params: Params = { n, match: search.match as string };
   const where = conditions(search, params);
   if (where.length > 0) {
     return partition.statements
