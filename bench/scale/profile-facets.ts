@@ -51,7 +51,10 @@ function fromRows(partition: ArticlePartition, search: PartitionSearch): number 
   const max = partition.statements.get("SELECT max(id) FROM terms WHERE field = ?").pluck();
   const counter = new FacetCounter(new Map(codes.map((c) => [c, Math.floor(((max.get(c) as number | null) ?? -1) / 32) + 1])));
   let total = 0;
-  for (const blob of partition.statements.get(matchSet(search, params, "a.terms")).pluck().iterate(params) as Iterable<Buffer>) {
+  for (const blob of partition.statements
+    .get(matchSet(search, params, "a.terms"))
+    .pluck()
+    .iterate(params) as Iterable<Buffer>) {
     counter.add(blob);
     total++;
   }

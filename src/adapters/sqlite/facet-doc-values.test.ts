@@ -10,6 +10,10 @@ import { FILTER_FIELDS, filterValuesOf, foldValue, type FilterField } from "../.
 import type { ArticleFilters } from "../../domain/search-query.js";
 import { ArticlePartition } from "./article-partition.js";
 import { partitionPath } from "./catalog/partition-catalog.js";
+import { facetDocValues } from "./facet-doc-values.js";
+import type { PartitionSearch } from "./match-conditions.js";
+import { countFacets } from "./partition-facets.js";
+import { ScanBudget } from "./scan-budget.js";
 import { toFtsMatch } from "./fts-match.js";
 import { PartitionReader, type SearchPart } from "./partition-reads.js";
 import { PartitionWriter } from "./partition-writer.js";
@@ -97,7 +101,10 @@ describe("facet doc values held in memory", () => {
       .filter((a) => a.story_id !== "s2")
       .slice(0, 5);
     expect(moved.length).toBeGreaterThan(0);
-    writer.relabel("s2", moved.map((a) => a.id));
+    writer.relabel(
+      "s2",
+      moved.map((a) => a.id),
+    );
     const now = articles.map((a) => (moved.includes(a) ? { ...a, story_id: "s2" } : a));
     const second = search(on, { person });
     expect(second.total).toBe(withPerson(now).length);
@@ -119,5 +126,44 @@ describe("facet doc values held in memory", () => {
     expect(keyword.total).toBe(ids.size);
     expect(ids.size).toBeGreaterThan(0);
     expect(counted(keyword)).toEqual(expected(now.filter((a) => ids.has(a.id))));
+  });
+
+  it("count the articles they do not hold yet from their rows, and read those rows only while the query has time", () => {
+    const month = "202308";
+    const other = new PartitionWriter(new ArticlePartition(month, partitionPath(dir, month), { create: true }));
+    const half = Math.floor(articles.length / 2);
+    other.write(articles.slice(0, half).map(prepareArticle));
+    const partition = new ArticlePartition(month, partitionPath(dir, month), { create: false });
+    const codes = FIELDS.map((f) => FILTER_FIELDS[f].code);
+    const person = commonPerson(articles);
+    const searchOf = (): PartitionSearch => {
+      const { count, bounds } = partition.stats();
+      return { terms: partition.resolve({ person }) ?? [], ranges: [], articles: count, newest: bounds?.newest ?? "" };
+    };
+    const countedHere = (budget: ScanBudget): Record<string, Record<string, number>> => {
+      const facets = countFacets(partition, searchOf(), codes, 100_000, budget).facets;
+      return Object.fromEntries(
+        FIELDS.map((field) => [
+          field,
+          Object.fromEntries((facets.get(FILTER_FIELDS[field].code)?.top ?? []).map((t) => [t.key, t.count])),
+        ]),
+      );
+    };
+    const withPerson = (written: readonly ArticleDetail[]): ArticleDetail[] =>
+      written.filter((a) => a.persons.some((p) => foldValue(p) === person));
+
+    // No time left to read doc values: every match is counted from its row (fewer than the budget's first check).
+    expect(countedHere(new ScanBudget(Date.now()))).toEqual(expected(withPerson(articles.slice(0, half))));
+    expect(facetDocValues(partition, [FILTER_FIELDS.person.code], 0).get(FILTER_FIELDS.person.code)?.through).toBe(0);
+    // Time enough: read, then counted from them.
+    expect(countedHere(new ScanBudget())).toEqual(expected(withPerson(articles.slice(0, half))));
+    const heldPersons = facetDocValues(partition, [FILTER_FIELDS.person.code], 0).get(FILTER_FIELDS.person.code);
+    expect(heldPersons?.through).toBe(half);
+    // Written since, and no time to read them: the held half from memory, the rest from the rows.
+    other.write(articles.slice(half).map(prepareArticle));
+    expect(countedHere(new ScanBudget(Date.now()))).toEqual(expected(withPerson(articles)));
+    expect(heldPersons?.through).toBe(half);
+    partition.close();
+    other.partition.close();
   });
 });

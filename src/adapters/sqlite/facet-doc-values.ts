@@ -12,7 +12,10 @@ import { decodeTerms } from "./term-blob.js";
 // keeps its values of every field but two once written, so a field is brought
 // up to date by reading the rows after the last it holds. `story_id` (moved
 // by relabels) and `event_type` (added by `newsindex reindex`) are read again
-// whole when the index has changed since they were read.
+// whole when the index has changed since they were read. Reading them takes
+// about as long as counting a facet over every article of the index once, so
+// a query reads them only until half its time is left, and the next query
+// goes on from there.
 
 /** Fields whose values an article written earlier can change. */
 const REWRITTEN: ReadonlySet<number> = new Set([FILTER_FIELDS.story_id.code, FILTER_FIELDS.event_type.code]);
@@ -30,6 +33,8 @@ export class FieldDocValues {
   through = 0;
   /** The index's `data_version` when read (a rewritten field is read again when it moves). */
   version = -1;
+  /** Every row of the index at `version` is held (reading stopped at no deadline). */
+  complete = false;
 
   /** Appends the values of `rowid` (above `through`) among the term ids `ids`. */
   append(rowid: number, ids: Uint32Array, code: number): void {
@@ -63,11 +68,21 @@ export class FieldDocValues {
 
 const held = new WeakMap<ArticlePartition, Map<number, FieldDocValues>>();
 
+/** Rows read at a time while catching up; the clock is looked at between reads. */
+const CHUNK_ROWS = 8192;
+
 /**
- * The doc values of fields `codes` in this index, each holding every article
- * the index holds now: read on first use, then the rows written since.
+ * The doc values of fields `codes` in this index: read on first use, then the
+ * rows written since. Reading stops at `stopAt` (ms since the epoch): the
+ * values then hold only the articles up to their `through`, the rest of the
+ * rows are read by a later call, and the caller counts the articles after
+ * `through` from their rows.
  */
-export function facetDocValues(partition: ArticlePartition, codes: readonly number[]): Map<number, FieldDocValues> {
+export function facetDocValues(
+  partition: ArticlePartition,
+  codes: readonly number[],
+  stopAt = Number.POSITIVE_INFINITY,
+): Map<number, FieldDocValues> {
   let fields = held.get(partition);
   if (fields === undefined) {
     fields = new Map();
@@ -80,28 +95,37 @@ export function facetDocValues(partition: ArticlePartition, codes: readonly numb
     let field = fields.get(code);
     if (field === undefined || (REWRITTEN.has(code) && field.version !== version)) {
       field = new FieldDocValues();
+      field.version = version;
       fields.set(code, field);
     }
     out.set(code, field);
-    if (field.version !== version) behind.push([code, field]);
+    if (field.version !== version || !field.complete) behind.push([code, field]);
   }
-  if (behind.length > 0) catchUp(partition, behind, version);
+  if (behind.length > 0) catchUp(partition, behind, version, stopAt);
   return out;
 }
 
-/** Reads the rows after the oldest `through` of `behind` into each field that lacks them. */
-function catchUp(partition: ArticlePartition, behind: ReadonlyArray<[number, FieldDocValues]>, version: number): void {
-  const from = Math.min(...behind.map(([, field]) => field.through));
-  const rows = partition.statements
-    .get("SELECT rowid, terms FROM articles WHERE rowid > ? ORDER BY rowid")
-    .raw()
-    .iterate(from) as Iterable<[number, Buffer]>;
-  for (const [rowid, blob] of rows) {
-    const ids = decodeTerms(blob);
-    for (const [code, field] of behind) if (rowid > field.through) field.append(rowid, ids, code);
+/** Reads the rows after the oldest `through` of `behind` into each field that lacks them, in chunks, until `stopAt`. */
+function catchUp(
+  partition: ArticlePartition,
+  behind: ReadonlyArray<[number, FieldDocValues]>,
+  version: number,
+  stopAt: number,
+): void {
+  const last = (partition.statements.get("SELECT max(rowid) FROM articles").pluck().get() as number | null) ?? 0;
+  const read = partition.statements.get("SELECT rowid, terms FROM articles WHERE rowid > ? AND rowid <= ?").raw();
+  let from = Math.min(...behind.map(([, field]) => field.through));
+  while (from < last && Date.now() < stopAt) {
+    const to = Math.min(last, from + CHUNK_ROWS);
+    for (const [rowid, blob] of read.all(from, to) as Array<[number, Buffer]>) {
+      const ids = decodeTerms(blob);
+      for (const [code, field] of behind) if (rowid > field.through) field.append(rowid, ids, code);
+    }
+    from = to;
   }
   for (const [, field] of behind) {
     field.version = version;
+    field.complete = from >= last;
     field.trim();
   }
 }
