@@ -22,8 +22,10 @@
 // (shared/opensearch/opensearch-up.sh beside the repository) are found; on requires them;
 // off skips it; only runs nothing else.
 // --reuse keeps an index already ingested from the same corpus by an earlier run, and the
-// figures of both ingest passes. --ingest-rounds N runs the two passes N times, alternating,
-// and keeps each one's fastest: on a shared machine the fastest pass is the least disturbed.
+// figures of both ingest passes. --index-dir DIR reads (and with --reuse keeps) the index in
+// DIR instead of bench/.data/index-<articles>: a copy of a shared index, since serving writes
+// into it. --ingest-rounds N runs the two passes N times, alternating, and keeps each one's
+// fastest: on a shared machine the fastest pass is the least disturbed.
 // Not part of `npm test`. Data lives under bench/.data/ (gitignored).
 
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -58,6 +60,7 @@ const { values: args } = parseArgs({
     seconds: { type: "string", default: "5" },
     reuse: { type: "boolean", default: false },
     "ingest-rounds": { type: "string", default: "1" },
+    "index-dir": { type: "string" },
     "side-by-side": { type: "string", default: "auto" },
     "side-articles": { type: "string", default: "95000" },
     "opensearch-up": { type: "string" },
@@ -168,7 +171,7 @@ async function scaleBench(): Promise<void> {
   const corpusDir = join(DATA, `corpus-${ARTICLES}`);
   console.error(`generating ${ARTICLES} articles into ${corpusDir} (reused when already there) ...`);
   const corpus = await generateCorpus({ articles: ARTICLES, firstMonth: "2024-01", months: MONTHS, outDir: corpusDir, seed: 1 });
-  const dataDir = join(DATA, `index-${ARTICLES}`);
+  const dataDir = args["index-dir"] ?? join(DATA, `index-${ARTICLES}`);
   const ingested = await ingest(corpus, corpusDir, dataDir);
   const indexBytes = bytesUnder(join(dataDir, "index"));
   const corpusBytes = corpus.files.reduce((sum, f) => sum + statSync(f).size, 0);
@@ -284,7 +287,7 @@ function render(r: {
     "# Scale benchmark",
     "",
     `Machine: ${machine()}. Load average before / after the run (1, 5, 15 min): ${r.loadBefore} → ${r.loadAfter}.`,
-    `Command: \`npm run bench -- --articles ${ARTICLES} --months ${MONTHS} --seconds ${SECONDS}${INGEST_ROUNDS > 1 ? ` --ingest-rounds ${INGEST_ROUNDS}` : ""}${args.reuse ? " --reuse" : ""}\`.`,
+    `Command: \`npm run bench -- --articles ${ARTICLES} --months ${MONTHS} --seconds ${SECONDS}${INGEST_ROUNDS > 1 ? ` --ingest-rounds ${INGEST_ROUNDS}` : ""}${args.reuse ? " --reuse" : ""}${args["index-dir"] ? ` --index-dir ${args["index-dir"]}` : ""}\`.`,
     "",
     `Corpus: ${ARTICLES.toLocaleString("en")} articles generated from the bundled GDELT sample (fields of real records recombined, fresh ids, 15-minute batches over ${MONTHS} months from 2024-01; ${r.corpusHeadlines}), ${r.corpusFiles} gzip GKG files, ${gib(r.corpusBytes)}. Index: ${r.partitions} monthly indexes, ${gib(r.indexBytes)} on disk.`,
     "",

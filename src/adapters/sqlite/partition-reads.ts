@@ -203,7 +203,7 @@ const HANDLERS: Handlers = {
     }
     if (ranking && args.phrases) {
       part.ranking = ranking;
-      part.features = rankFeatures(partition, part.hits ?? [], args.phrases, ranking);
+      part.features = rankFeatures(partition, part.hits ?? [], args.phrases, ranking, search.match as string);
     }
     return part;
   },
