@@ -22,8 +22,10 @@
 // (shared/opensearch/opensearch-up.sh beside the repository) are found; on requires them;
 // off skips it; only runs nothing else.
 // --reuse keeps an index already ingested from the same corpus by an earlier run, and the
-// figures of both ingest passes. --ingest-rounds N runs the two passes N times, alternating,
-// and keeps each one's fastest: on a shared machine the fastest pass is the least disturbed.
+// figures of both ingest passes. --index-dir DIR reads (and with --reuse keeps) the index in
+// DIR instead of bench/.data/index-<articles>: a copy of a shared index, since serving writes
+// into it. --ingest-rounds N runs the two passes N times, alternating, and keeps each one's
+// fastest: on a shared machine the fastest pass is the least disturbed.
 // Not part of `npm test`. Data lives under bench/.data/ (gitignored).
 
 import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -37,7 +39,17 @@ import { bytesUnder, monthlyIndexes } from "./scale/disk-usage.js";
 import type { PassFigures, PassKind } from "./scale/ingest-pass.js";
 import { load, loadAverage, machine, timeCalls, timeHttp, type Latency, type Throughput } from "./scale/measure.js";
 import { mixedLoad, type MixedLoad } from "./scale/mixed-load.js";
-import { engineQuery, MIXED_LOAD, pathOf, QUERY_MIX, STORY_MIX, storyPathOf, type BenchQuery } from "./scale/query-mix.js";
+import { mixedLoadLines } from "./scale/mixed-load-report.js";
+import {
+  engineQuery,
+  MIXED_LOAD,
+  MIXED_LOAD_SECONDS,
+  pathOf,
+  QUERY_MIX,
+  STORY_MIX,
+  storyPathOf,
+  type BenchQuery,
+} from "./scale/query-mix.js";
 import { writeSection } from "./scale/results-file.js";
 import { ingestPass } from "./scale/run-ingest.js";
 
@@ -48,6 +60,7 @@ const { values: args } = parseArgs({
     seconds: { type: "string", default: "5" },
     reuse: { type: "boolean", default: false },
     "ingest-rounds": { type: "string", default: "1" },
+    "index-dir": { type: "string" },
     "side-by-side": { type: "string", default: "auto" },
     "side-articles": { type: "string", default: "95000" },
     "opensearch-up": { type: "string" },
@@ -158,7 +171,7 @@ async function scaleBench(): Promise<void> {
   const corpusDir = join(DATA, `corpus-${ARTICLES}`);
   console.error(`generating ${ARTICLES} articles into ${corpusDir} (reused when already there) ...`);
   const corpus = await generateCorpus({ articles: ARTICLES, firstMonth: "2024-01", months: MONTHS, outDir: corpusDir, seed: 1 });
-  const dataDir = join(DATA, `index-${ARTICLES}`);
+  const dataDir = args["index-dir"] ?? join(DATA, `index-${ARTICLES}`);
   const ingested = await ingest(corpus, corpusDir, dataDir);
   const indexBytes = bytesUnder(join(dataDir, "index"));
   const corpusBytes = corpus.files.reduce((sum, f) => sum + statSync(f).size, 0);
@@ -191,9 +204,9 @@ async function scaleBench(): Promise<void> {
       storyRows.push({ query, path, total: body.total, api: await timeHttp(origin, path, headers, SECONDS) });
     }
     console.error(
-      `measuring mixed load: ${MIXED_LOAD.browseConnections} connections browse, ${MIXED_LOAD.heavyConnections} run ${MIXED_LOAD.heavy.join(", ")}`,
+      `measuring mixed load: ${MIXED_LOAD.browseConnections} connection browses, ${MIXED_LOAD.heavyConnections} run ${MIXED_LOAD.heavy.join(", ")}`,
     );
-    mixed = await mixedLoad(origin, headers, MIXED_LOAD, SECONDS);
+    mixed = await mixedLoad(origin, () => headers, MIXED_LOAD, Math.max(SECONDS, MIXED_LOAD_SECONDS));
   } finally {
     await engine.close();
     await api.stop();
@@ -274,7 +287,7 @@ function render(r: {
     "# Scale benchmark",
     "",
     `Machine: ${machine()}. Load average before / after the run (1, 5, 15 min): ${r.loadBefore} → ${r.loadAfter}.`,
-    `Command: \`npm run bench -- --articles ${ARTICLES} --months ${MONTHS} --seconds ${SECONDS}${INGEST_ROUNDS > 1 ? ` --ingest-rounds ${INGEST_ROUNDS}` : ""}${args.reuse ? " --reuse" : ""}\`.`,
+    `Command: \`npm run bench -- --articles ${ARTICLES} --months ${MONTHS} --seconds ${SECONDS}${INGEST_ROUNDS > 1 ? ` --ingest-rounds ${INGEST_ROUNDS}` : ""}${args.reuse ? " --reuse" : ""}${args["index-dir"] ? ` --index-dir ${args["index-dir"]}` : ""}\`.`,
     "",
     `Corpus: ${ARTICLES.toLocaleString("en")} articles generated from the bundled GDELT sample (fields of real records recombined, fresh ids, 15-minute batches over ${MONTHS} months from 2024-01; ${r.corpusHeadlines}), ${r.corpusFiles} gzip GKG files, ${gib(r.corpusBytes)}. Index: ${r.partitions} monthly indexes, ${gib(r.indexBytes)} on disk.`,
     "",
@@ -295,7 +308,7 @@ function render(r: {
       (row) => `| ${row.query.name} | \`${row.path}\` | ${row.total} | ${ms(row.api.p50)} / ${ms(row.api.p99)} |`,
     ),
     "",
-    ...mixedLines(r.mixed),
+    ...mixedLoadLines(r.mixed),
     "",
     "## Targets",
     "",
@@ -331,26 +344,6 @@ function ingestLines(r: IngestFigures): string[] {
       `Stories: ${s.stories.toLocaleString("en")}, of which ${s.multi.toLocaleString("en")} have two articles or more (holding ${((s.inMulti / c.records) * 100).toFixed(1)}% of the articles); the largest has ${s.largest.toLocaleString("en")} articles, the longest spans ${s.longestSpanHours.toLocaleString("en")} h, and ${(s.inWeekPlus * 100).toFixed(1)}% of the articles are in a story spanning more than a week.`,
     );
   return lines.flatMap((line) => [line, ""]).slice(0, -1);
-}
-
-function mixedLines(m: MixedLoad): string[] {
-  const { plan } = m;
-  const failures = (f: Record<string, number>): string =>
-    Object.keys(f).length === 0
-      ? "none"
-      : Object.entries(f)
-          .map(([status, n]) => `${n} x ${status}`)
-          .join(", ");
-  const row = (label: string, b: MixedLoad["idle"]): string =>
-    `| ${label} | ${ms(b.latency.p50)} / ${ms(b.latency.p99)} | ${b.latency.samples} | ${Math.round(b.perSecond)} | ${failures(b.failures)} |`;
-  return [
-    `Mixed load: ${plan.browseConnections} keep-alive connections browse (\`${plan.browse}\`, each one request at a time, timed in ms) for ${m.seconds} s (longer until 20 have answered), first alone, then while ${plan.heavyConnections} more connections run heavy queries in turn (${plan.heavy.map((p) => `\`${p}\``).join(", ")}; ${m.heavyPerSecond.toFixed(1)} answered per second, failures: ${failures(m.heavyFailures)}).`,
-    "",
-    "| browse | p50 / p99 | browses timed | browses/s | failures |",
-    "|---|---:|---:|---:|---|",
-    row(`idle (${plan.browseConnections} connections)`, m.idle),
-    row(`under load (+${plan.heavyConnections} heavy connections)`, m.loaded),
-  ];
 }
 
 function targets(r: { ingested: IngestFigures; rows: Row[]; storyRows: StoryRow[]; mixed: MixedLoad }): string[] {

@@ -21,6 +21,7 @@ import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync 
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { OnnxEmbedder } from "../src/adapters/onnx/onnx-embedder.js";
+import { ParallelEmbedder } from "../src/adapters/onnx/parallel-embedder.js";
 import { SHIPPED_MODEL_DIR } from "../src/adapters/onnx/shipped-model.js";
 import { MODEL_KEY, toBlob, toVector, VECTORS_SCHEMA } from "../src/adapters/sqlite/partition-vectors.js";
 import { loadConfig } from "../src/config/config.js";
@@ -33,8 +34,10 @@ import type { ArticleFilters } from "../src/domain/search-query.js";
 import { semanticText } from "../src/domain/semantic-query.js";
 import { searchByMeaning } from "../src/usecases/search/search-by-meaning.js";
 import { SIMILAR_DEPTH, similarArticles } from "../src/usecases/search/similar-articles.js";
+import { EMBED_STEP } from "../src/usecases/embedding/embedding-catch-up.js";
 import { generateCorpus } from "./corpus/generate-corpus.js";
 import { loadAverage, machine, summarise, timeCalls, type Latency } from "./scale/measure.js";
+import { decodeDoc } from "../src/adapters/sqlite/doc-codec.js";
 import { benchOptions } from "./scale/bench-options.js";
 import { writeSection } from "./scale/results-file.js";
 import { ingestPass } from "./scale/run-ingest.js";
@@ -193,7 +196,7 @@ Machine: ${machine()}. Load average before / after the run (1, 5, 15 min): ${loa
 Command: \`flock /tmp/newsindex-bench.lock npm run bench:semantic -- --articles ${ARTICLES} --months ${MONTHS} --seconds ${SECONDS}\`.
 
 Model: ${model.name} (int8 ONNX, one intra-op thread). RSS of a fresh process: ${model.rssBeforeMiB} MiB before loading it, **${model.rssLoadedMiB} MiB** with it loaded and a batch embedded (+${model.rssLoadedMiB - model.rssBeforeMiB} MiB).
-Embedding throughput, on the corpus's own texts (headline + up to 13 entity names, \`passage: \` prefix), batches of ${BATCH} grouped by token length: **${backfill.perSecond} articles/s** (${backfill.distinct.toLocaleString("en")} distinct texts in ${backfill.seconds.toFixed(0)} s, one thread; the stage's rate, \`newsindex embed\`).
+Embedding throughput, on the corpus's own texts (headline + up to 13 entity names, \`passage: \` prefix), steps of ${EMBED_STEP} grouped by token length, as many model sessions as \`NEWSINDEX_EMBEDDING_THREADS\` (${loadConfig({}).embeddingThreads}): **${backfill.perSecond} articles/s** (${backfill.distinct.toLocaleString("en")} distinct texts in ${backfill.seconds.toFixed(0)} s; the stage's rate, \`newsindex embed\`; the configurations compared in "Embedding on every core").
 
 Corpus: ${corpus.articles.toLocaleString("en")} articles (the scale bench's, ${corpus.headlines}). Their ${backfill.articles.toLocaleString("en")} embedding texts hold ${backfill.distinct.toLocaleString("en")} distinct ones: each was embedded once and its vector stored for every article carrying it (${backfill.storeSeconds.toFixed(0)} s to store ${backfill.articles.toLocaleString("en")} vectors).
 
@@ -319,9 +322,9 @@ async function embedDistinct(dataDir: string): Promise<Backfill> {
     const db = new Database(join(dir, file), { readonly: true });
     for (const row of db.prepare("SELECT a.rowid, d.doc FROM articles a JOIN docs d ON d.rowid = a.rowid").iterate() as Iterable<{
       rowid: number;
-      doc: string;
+      doc: Buffer;
     }>) {
-      const text = embeddingText(JSON.parse(row.doc) as ArticleDetail);
+      const text = embeddingText(JSON.parse(decodeDoc(row.doc)) as ArticleDetail);
       let carriers = texts.get(text);
       if (!carriers) texts.set(text, (carriers = []));
       carriers.push([file, row.rowid]);
@@ -330,15 +333,16 @@ async function embedDistinct(dataDir: string): Promise<Backfill> {
     db.close();
   }
   console.error(`${articles} articles, ${texts.size} distinct texts`);
-  const embedder = await OnnxEmbedder.load(SHIPPED_MODEL_DIR);
+  // As the embedding stage embeds: its sessions (one per core by default) and its step.
+  const embedder = await ParallelEmbedder.load(SHIPPED_MODEL_DIR, loadConfig({}).embeddingThreads);
   const distinct = [...texts.keys()].filter((t) => t !== "");
   const vectors = new Map<string, Float32Array>();
   const started = performance.now();
-  for (let at = 0; at < distinct.length; at += BATCH) {
-    const batch = distinct.slice(at, at + BATCH);
+  for (let at = 0; at < distinct.length; at += EMBED_STEP) {
+    const batch = distinct.slice(at, at + EMBED_STEP);
     const out = await embedder.embed(batch, "passage");
     batch.forEach((t, i) => vectors.set(t, out[i] as Float32Array));
-    if (at % (BATCH * 50) === 0) console.error(`  embedded ${at + batch.length}/${distinct.length}`);
+    if (at % (EMBED_STEP * 20) === 0) console.error(`  embedded ${at + batch.length}/${distinct.length}`);
   }
   const seconds = (performance.now() - started) / 1000;
   const modelName = embedder.model;

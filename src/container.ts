@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { FeedClient } from "./adapters/gdelt/feed-client.js";
 import { GkgArticleSource } from "./adapters/gdelt/gkg-source.js";
+import { ParseThreadSource } from "./adapters/gdelt/parse-thread.js";
 import { PublisherCountryLookup } from "./adapters/gdelt/publisher-country.js";
 import { openSearchClient } from "./adapters/opensearch/client.js";
 import { OpenSearchEmbeddingStage } from "./adapters/opensearch/embedding-stage.js";
@@ -12,7 +13,7 @@ import { PostgresStoryStore } from "./adapters/postgres/story-store.js";
 import { PostgresClusteringThread } from "./adapters/postgres/cluster-thread.js";
 import { SqliteControlStore } from "./adapters/sqlite/control-store.js";
 import { LazyEmbedder } from "./adapters/onnx/lazy-embedder.js";
-import { ONNX_EMBEDDER_LOADER } from "./adapters/onnx/onnx-embedder.js";
+import { ONNX_EMBEDDER_LOADER } from "./adapters/onnx/parallel-embedder.js";
 import { SHIPPED_MODEL_DIR } from "./adapters/onnx/shipped-model.js";
 import { SqliteEmbeddingStage } from "./adapters/sqlite/embedding-stage.js";
 import { SqliteIndexBackend } from "./adapters/sqlite/sqlite-index-backend.js";
@@ -152,7 +153,9 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
           // Batches after the first are clustered on a thread of their own, over the same stories.db.
           clusterer = new StoryClusterer(storyStore, () => new SqliteClusteringThread(storiesPath));
         }
-        return new IngestService(new GkgArticleSource(lookup), index, config.ingestBatchSize, clock, {
+        // Big files are parsed on a thread of their own, beside clustering and the index writer.
+        const source = new ParseThreadSource(new GkgArticleSource(lookup));
+        return new IngestService(source, index, config.ingestBatchSize, clock, {
           clusterer,
           index: engine.stories,
         });
@@ -266,6 +269,7 @@ function createIndex(config: Config): IndexEngine {
             () => index.months(),
             (month) => index.pathOf(month),
             indexThreads,
+            config.embeddingThreads,
           ),
       };
     }
@@ -286,7 +290,8 @@ function createIndex(config: Config): IndexEngine {
         // Reads are HTTP requests to the cluster: nothing to start.
         startReads: () => Promise.resolve(),
         // The node builds its vector graphs as vectors are written: no native threads to give.
-        embeddingStage: (_model, modelDir) => new OpenSearchEmbeddingStage(client, index.indices, new LazyEmbedder(modelDir)),
+        embeddingStage: (_model, modelDir) =>
+          new OpenSearchEmbeddingStage(client, index.indices, new LazyEmbedder(modelDir, config.embeddingThreads)),
       };
     }
   }

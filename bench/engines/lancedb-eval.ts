@@ -20,6 +20,7 @@ import { parseArgs } from "node:util";
 import { SqliteIndexBackend } from "../../src/adapters/sqlite/sqlite-index-backend.js";
 import { PARTITION_FILE } from "../../src/adapters/sqlite/catalog/partition-catalog.js";
 import { parseKeywordQuery, wordsOf } from "../../src/domain/keyword-query.js";
+import { decodeDoc } from "../../src/adapters/sqlite/doc-codec.js";
 import { bytesUnder } from "../scale/disk-usage.js";
 import { timeCalls } from "../scale/measure.js";
 
@@ -84,7 +85,7 @@ function* monthlyBatches(indexDir: string): Generator<Array<Record<string, unkno
   const dir = join(indexDir, "index");
   for (const file of readdirSync(dir).filter((f) => PARTITION_FILE.test(f))) {
     const db = new Database(join(dir, file), { readonly: true });
-    const docs = db.prepare("SELECT doc FROM docs").pluck().all() as string[];
+    const docs = (db.prepare("SELECT doc FROM docs").pluck().all() as Buffer[]).map(decodeDoc);
     db.close();
     yield docs.map((doc) => {
       const d = JSON.parse(doc) as Doc;

@@ -5,7 +5,7 @@
 // clustered: the product path, the ingest service exactly as the container wires it.
 // baseline: the same pipeline built without its optional story clustering.
 
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { loadavg } from "node:os";
 import Database from "better-sqlite3";
@@ -26,6 +26,11 @@ export interface PassFigures {
   perSecond: number;
   /** CPU time of the whole process (every thread), per record: less sensitive than wall time to other load on the machine. */
   cpuMicrosPerRecord: number;
+  /**
+   * CPU per record of each OS thread of the process that took at least 1% of it, most first (Linux; empty elsewhere):
+   * the ingest (main) thread, the writer and clustering threads, libuv's pool (gunzip), V8's GC helpers.
+   */
+  threads: Array<{ thread: string; cpuMicrosPerRecord: number }>;
   /** Mean 1-minute load average sampled during the pass. */
   loadDuring: number;
   /** Peak resident memory of the process (every thread, and the index pages SQLite maps), MiB. */
@@ -74,8 +79,14 @@ async function main(): Promise<void> {
 
   const loads: number[] = [];
   const sampler = setInterval(() => loads.push(loadavg()[0] ?? 0), 5000);
+  // Threads that end with the ingest (clustering, parsing) leave /proc: each thread's CPU is sampled as it runs.
+  const perThread = new Map<string, number>();
+  const threadSampler = setInterval(() => sampleThreads(perThread), 500);
   const cpuBefore = process.cpuUsage();
   const summary = await service.ingest(files);
+  sampleThreads(perThread);
+  clearInterval(threadSampler);
+  const threads = threadCpu(perThread, summary.records);
   await close();
   const cpu = process.cpuUsage(cpuBefore);
   clearInterval(sampler);
@@ -89,9 +100,35 @@ async function main(): Promise<void> {
     cpuMicrosPerRecord: Math.round((cpu.user + cpu.system) / summary.records),
     loadDuring: loads.length === 0 ? (loadavg()[0] ?? 0) : loads.reduce((s, v) => s + v, 0) / loads.length,
     maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024),
+    threads,
     ...(kind === "clustered" ? { stories: storyShape(join(dataDir, "stories.db")) } : {}),
   };
   console.log(JSON.stringify(figures));
+}
+
+/** Each thread's user + system CPU so far from /proc (clock ticks of 10 ms), µs, into `into` (Linux; else nothing). */
+function sampleThreads(into: Map<string, number>): void {
+  const dir = `/proc/${process.pid}/task`;
+  if (!existsSync(dir)) return;
+  for (const tid of readdirSync(dir)) {
+    try {
+      const stat = readFileSync(join(dir, tid, "stat"), "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      const name = tid === String(process.pid) ? "main (ingest)" : `thread ${tid}`;
+      into.set(name, Math.max(into.get(name) ?? 0, (Number(fields[11]) + Number(fields[12])) * 10_000));
+    } catch {
+      // The thread ended between the listing and the read: its last sample stands.
+    }
+  }
+}
+
+/** The threads that took at least 1% of the process's CPU, most first, per record. */
+function threadCpu(perThread: Map<string, number>, records: number): PassFigures["threads"] {
+  const total = [...perThread.values()].reduce((sum, v) => sum + v, 0);
+  return [...perThread]
+    .filter(([, micros]) => micros >= total * 0.01)
+    .sort((a, b) => b[1] - a[1])
+    .map(([thread, micros]) => ({ thread, cpuMicrosPerRecord: Math.round(micros / Math.max(1, records)) }));
 }
 
 function storyShape(path: string): StoryShape {

@@ -5,7 +5,9 @@
 // A corpus of one month at the 1M corpus's density makes one monthly index
 // of the size a 1M run fills (about 167,000 articles).
 //
-//   node --import tsx bench/scale/profile-ingest.ts [--articles 200000 --months 1]
+//   node --import tsx bench/scale/profile-ingest.ts [--articles 200000 --months 1] [--corpus DIR]
+//
+// `--corpus DIR` profiles an existing corpus (a generated one's COMPLETE.json) instead.
 //
 // The profiler adds some overhead; compare stages within a run, and runs of
 // two builds side by side on the same corpus (`--repo DIR` runs another
@@ -13,7 +15,7 @@
 
 import { execFileSync } from "node:child_process";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
-import { join } from "node:path";
+import { basename, join } from "node:path";
 import { parseArgs } from "node:util";
 import { loadavg } from "node:os";
 import { generateCorpus } from "../corpus/generate-corpus.js";
@@ -24,6 +26,7 @@ const { values: args } = parseArgs({
     articles: { type: "string", default: "200000" },
     months: { type: "string", default: "1" },
     repo: { type: "string", default: new URL("../..", import.meta.url).pathname },
+    corpus: { type: "string" },
   },
 });
 const ARTICLES = Number(args.articles);
@@ -100,10 +103,12 @@ function summarise(profile: Profile): { role: string; busy: number; stages: Map<
 }
 
 async function main(): Promise<void> {
-  const corpusDir = join(DATA, `corpus-${ARTICLES}-${MONTHS}`);
-  await generateCorpus({ articles: ARTICLES, firstMonth: "2024-01", months: MONTHS, outDir: corpusDir, seed: 1 });
-  const profDir = join(DATA, `ingest-profile-${ARTICLES}`);
-  const dataDir = join(DATA, `ingest-profile-${ARTICLES}-index`);
+  const corpusDir = args.corpus ?? join(DATA, `corpus-${ARTICLES}-${MONTHS}`);
+  if (args.corpus === undefined)
+    await generateCorpus({ articles: ARTICLES, firstMonth: "2024-01", months: MONTHS, outDir: corpusDir, seed: 1 });
+  const name = args.corpus === undefined ? String(ARTICLES) : basename(args.corpus);
+  const profDir = join(DATA, `ingest-profile-${name}`);
+  const dataDir = join(DATA, `ingest-profile-${name}-index`);
   rmSync(profDir, { recursive: true, force: true });
   const loadBefore = loadavg();
   const stdout = execFileSync(

@@ -63,7 +63,7 @@ for (const month of months) {
   const stats = rankStats(partition, phrases);
   const statsMs = median(() => rankStats(partition, phrases));
   const hits = candidates(partition, search, N);
-  const featuresMs = median(() => rankFeatures(partition, hits, phrases, stats));
+  const featuresMs = median(() => rankFeatures(partition, hits, phrases, stats, match));
   const sum = countMs + rankMs + statsMs + featuresMs;
   [countMs, rankMs, iterateMs, statsMs, featuresMs, sum].forEach((t, i) => (totals[i] = (totals[i] ?? 0) + t));
   const f = (t: number): string => t.toFixed(2);

@@ -9,7 +9,7 @@ import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { createInterface } from "node:readline";
 import { mixedLoad } from "./mixed-load.js";
-import { MIXED_LOAD } from "./query-mix.js";
+import { MIXED_LOAD, MIXED_LOAD_SECONDS } from "./query-mix.js";
 
 const [dataDir, ...nodeFlags] = process.argv.slice(2);
 if (!dataDir) throw new Error("usage: profile-mixed-load.ts DATA_DIR [node flags]");
@@ -19,7 +19,12 @@ const lines = createInterface({ input: child.stdout });
 const [first] = (await once(lines, "line")) as [string];
 const api = JSON.parse(first) as { port: number; key: string };
 try {
-  const figures = await mixedLoad(`http://127.0.0.1:${api.port}`, { "x-api-key": api.key }, MIXED_LOAD, 5);
+  const figures = await mixedLoad(
+    `http://127.0.0.1:${api.port}`,
+    () => ({ "x-api-key": api.key }),
+    MIXED_LOAD,
+    MIXED_LOAD_SECONDS,
+  );
   console.log(
     JSON.stringify({ idle: figures.idle.latency, loaded: figures.loaded.latency, heavyPerSecond: figures.heavyPerSecond }),
   );

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { availableParallelism } from "node:os";
 import { ConfigError, loadConfig } from "./config.js";
 
 describe("watch settings", () => {
@@ -30,6 +31,17 @@ describe("read threads", () => {
     expect(loadConfig({}, { readThreads: 3 }).readThreads).toBe(3);
     for (const bad of ["0", "65", "1.5", "two"]) {
       expect(() => loadConfig({ NEWSINDEX_READ_THREADS: bad }), bad).toThrow(/readThreads/);
+    }
+  });
+});
+
+describe("embedding threads", () => {
+  it("embeds with as many model sessions as the machine has cores unless NEWSINDEX_EMBEDDING_THREADS sets it", () => {
+    expect(loadConfig({}).embeddingThreads).toBe(availableParallelism());
+    expect(loadConfig({ NEWSINDEX_EMBEDDING_THREADS: "1" }).embeddingThreads).toBe(1);
+    expect(loadConfig({}, { embeddingThreads: 3 }).embeddingThreads).toBe(3);
+    for (const bad of ["0", "65", "1.5", "two"]) {
+      expect(() => loadConfig({ NEWSINDEX_EMBEDDING_THREADS: bad }), bad).toThrow(/embeddingThreads/);
     }
   });
 });

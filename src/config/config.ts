@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import { join, resolve } from "node:path";
 import { Type, type Static } from "@sinclair/typebox";
 import { Value } from "@sinclair/typebox/value";
@@ -52,6 +53,11 @@ export const ConfigSchema = Type.Object({
   /** The server embeds what ingest wrote, behind it (workers/embedding-follower.ts); off leaves it to `newsindex embed`. */
   embedInServer: Type.Boolean(),
   /**
+   * Model sessions that embed at once, one thread each (adapters/onnx/parallel-embedder.ts), in the embedding stage
+   * and `newsindex embed`: by default as many as the machine has cores, so a backfill takes every core.
+   */
+  embeddingThreads: Type.Integer({ minimum: 1, maximum: 64 }),
+  /**
    * Semantic ranking: a monthly index's nearest-neighbour graph answers when the query's filters can match at least
    * this many of its articles; below, an exact scan of the matches (docs/semantic.md).
    */
@@ -100,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
     ...optional("embeddingModelDir", overrides.embeddingModelDir ?? env.NEWSINDEX_EMBEDDING_MODEL_DIR),
     ...optional("readThreads", overrides.readThreads ?? numberOrRaw(env.NEWSINDEX_READ_THREADS)),
     embedInServer: overrides.embedInServer ?? env.NEWSINDEX_EMBED_IN_SERVER !== "off",
+    embeddingThreads: overrides.embeddingThreads ?? numberOrRaw(env.NEWSINDEX_EMBEDDING_THREADS) ?? availableParallelism(),
     annMinMatches: overrides.annMinMatches ?? numberOrRaw(env.NEWSINDEX_ANN_MIN_MATCHES) ?? 20_000,
     followPollSeconds: overrides.followPollSeconds ?? numberOrRaw(env.NEWSINDEX_FOLLOW_POLL_SECONDS) ?? 60,
     followAttempts: overrides.followAttempts ?? numberOrRaw(env.NEWSINDEX_FOLLOW_ATTEMPTS) ?? 3,

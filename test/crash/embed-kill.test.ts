@@ -6,14 +6,15 @@ import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli, spawnCli, waitUntil } from "../support/cli-process.js";
 import { SAMPLE_FILES } from "../support/test-server.js";
+import { EMBED_STEP } from "../../src/usecases/embedding/embedding-catch-up.js";
 
 // kill -9 of a real `newsindex embed` part way, then `newsindex embed` again:
 // it resumes after the last stored step, and every article ends with exactly
 // one vector. The smallest index that shows it: a few embedding steps
 // (EMBED_STEP articles each) before the kill and a few after.
 
-/** Lines of the 2023 sample: six steps of 64, two stored before the kill and the rest after it. */
-const ARTICLES = 384;
+/** Lines of the 2023 sample: three steps, one stored before the kill and the rest after it. */
+const ARTICLES = 3 * EMBED_STEP;
 
 let dir: string;
 const dbPath = (): string => join(dir, "index", "articles-202307.db");
@@ -48,17 +49,17 @@ describe("newsindex embed killed part way", () => {
     const first = spawnCli(["embed", "--data-dir", dir]);
     let alive = true;
     void first.exited.then(() => (alive = false));
-    await waitUntil(() => counts().vectors >= 128, {
+    await waitUntil(() => counts().vectors >= EMBED_STEP, {
       timeoutMs: 60_000,
       everyMs: 50,
       alive: () => alive,
-      describe: () => `embed never stored 128 vectors: ${first.stderr()}`,
+      describe: () => `embed never stored ${EMBED_STEP} vectors: ${first.stderr()}`,
     });
     first.child.kill("SIGKILL");
     await first.exited;
     const killed = counts();
-    expect(killed.vectors).toBeGreaterThanOrEqual(128);
-    expect(killed.articles).toBeGreaterThan(3 * 64);
+    expect(killed.vectors).toBeGreaterThanOrEqual(EMBED_STEP);
+    expect(killed.articles).toBeGreaterThan(2 * EMBED_STEP);
     expect(killed.vectors).toBeLessThan(killed.articles);
 
     const again = spawnCli(["embed", "--data-dir", dir]);

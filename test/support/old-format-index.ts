@@ -1,4 +1,5 @@
 import Database from "better-sqlite3";
+import { decodeDoc, encodeDoc } from "../../src/adapters/sqlite/doc-codec.js";
 import { decodeTerms, encodeTerms, fieldOf } from "../../src/adapters/sqlite/term-blob.js";
 import { FILTER_FIELDS } from "../../src/domain/filter-fields.js";
 
@@ -21,8 +22,13 @@ export function makeOldFormat(path: string): void {
         DROP TABLE amounts;
         DELETE FROM postings WHERE term % 32 IN (${DERIVED_CODES.join(", ")});
         DELETE FROM terms WHERE field IN (${DERIVED_CODES.join(", ")});
-        UPDATE docs SET doc = json_remove(doc, '$.signals', '$.event_types');
       `);
+      const docs = db.prepare("SELECT rowid, doc FROM docs").all() as Array<{ rowid: number; doc: Buffer }>;
+      const setDoc = db.prepare("UPDATE docs SET doc = ? WHERE rowid = ?");
+      for (const row of docs) {
+        const { signals: _signals, event_types: _events, ...article } = JSON.parse(decodeDoc(row.doc)) as Record<string, unknown>;
+        setDoc.run(encodeDoc(JSON.stringify(article)), row.rowid);
+      }
       const rows = db.prepare("SELECT rowid, terms FROM articles").all() as Array<{ rowid: number; terms: Buffer }>;
       const set = db.prepare("UPDATE articles SET terms = ? WHERE rowid = ?");
       for (const row of rows) {

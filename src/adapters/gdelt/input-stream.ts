@@ -11,6 +11,12 @@ import yauzl from "yauzl";
 export type Compression = "gzip" | "zip" | "none";
 
 const GZIP_MAGIC = [0x1f, 0x8b];
+/**
+ * Bytes per read and per gunzip output chunk. Node's defaults (64 KiB reads, 16 KiB out) made gunzip cost 2.5x the
+ * CPU of 1 MiB chunks on the bench corpus (541-616 against 208-223 ms for 129 MB decompressed), in callbacks and
+ * buffer copies around each small chunk, not in inflating.
+ */
+const CHUNK_BYTES = 1 << 20;
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 
 function startsWith(bytes: Uint8Array, magic: readonly number[]): boolean {
@@ -60,9 +66,9 @@ async function openZipEntry(path: string): Promise<Readable> {
 export async function openDecompressed(path: string): Promise<Readable> {
   const compression = await sniffCompression(path);
   if (compression === "zip") return openZipEntry(path);
-  const file = createReadStream(path);
+  const file = createReadStream(path, { highWaterMark: CHUNK_BYTES });
   if (compression === "none") return file;
-  const gunzip = createGunzip();
+  const gunzip = createGunzip({ chunkSize: CHUNK_BYTES });
   // pipeline forwards a read error to the gunzip stream (and so to its consumer) and
   // destroys the file stream when the consumer stops early.
   pipeline(file, gunzip, () => {});

@@ -1,5 +1,6 @@
 import type { Embedder } from "../../ports/embedder.js";
-import { OnnxEmbedder, readModelCard } from "./onnx-embedder.js";
+import { readModelCard } from "./onnx-embedder.js";
+import { ParallelEmbedder } from "./parallel-embedder.js";
 
 // The query embedder of a server: the model is loaded on the first semantic
 // query (or by warm()), so a server that never ranks semantically never pays
@@ -7,9 +8,13 @@ import { OnnxEmbedder, readModelCard } from "./onnx-embedder.js";
 
 export class LazyEmbedder implements Embedder {
   readonly model: string;
-  private loaded: Promise<OnnxEmbedder> | undefined;
+  private loaded: Promise<ParallelEmbedder> | undefined;
 
-  constructor(private readonly dir: string) {
+  /** `sessions`: model sessions embedding at once, one thread each (a query is one text: one). */
+  constructor(
+    private readonly dir: string,
+    private readonly sessions = 1,
+  ) {
     this.model = readModelCard(dir).name;
   }
 
@@ -22,8 +27,8 @@ export class LazyEmbedder implements Embedder {
     return (await this.load()).embed(texts, role);
   }
 
-  private load(): Promise<OnnxEmbedder> {
-    this.loaded ??= OnnxEmbedder.load(this.dir);
+  private load(): Promise<ParallelEmbedder> {
+    this.loaded ??= ParallelEmbedder.load(this.dir, this.sessions);
     this.loaded.catch(() => (this.loaded = undefined));
     return this.loaded;
   }

@@ -66,26 +66,24 @@ export class OnnxEmbedder implements Embedder {
   }
 
   embed(texts: readonly string[], role: "query" | "passage"): Promise<Float32Array[]> {
-    const prefix = role === "query" ? this.card.query_prefix : this.card.passage_prefix;
+    const prefix = this.prefixOf(role);
     return this.embedAsWritten(texts.map((t) => prefix + t));
   }
 
-  /**
-   * Texts of equal token length are run together, so no batch is padded: the int8 model quantizes activations per
-   * batch, and padding moved values by up to 1e-2, so a text's vector would depend on its neighbours. Unpadded
-   * groups reproduce `expected.json` in any batch, and skip the padding's work (faster by about 40% here).
-   */
   /** Texts as they are, prefix included. */
-  async embedAsWritten(texts: readonly string[]): Promise<Float32Array[]> {
-    const encoded = texts.map((t) => this.tokenIds(t));
-    const groups = new Map<number, number[]>();
-    encoded.forEach((ids, i) => {
-      const group = groups.get(ids.length);
-      if (group) group.push(i);
-      else groups.set(ids.length, [i]);
-    });
-    const out: Float32Array[] = new Array<Float32Array>(texts.length);
-    for (const [width, members] of groups) {
+  embedAsWritten(texts: readonly string[]): Promise<Float32Array[]> {
+    return this.embedTokens(texts.map((t) => this.tokenIds(t)));
+  }
+
+  /**
+   * Texts as token ids (tokenIds), the form a session on another thread is handed (parallel-embedder.ts). Texts of
+   * equal token length are run together, so no batch is padded: the int8 model quantizes activations per batch, and
+   * padding moved values by up to 1e-2, so a text's vector would depend on its neighbours. Unpadded groups reproduce
+   * `expected.json` in any batch, and skip the padding's work (faster by about 40% here).
+   */
+  async embedTokens(encoded: readonly number[][]): Promise<Float32Array[]> {
+    const out: Float32Array[] = new Array<Float32Array>(encoded.length);
+    for (const [width, members] of byLength(encoded)) {
       const vectors = await this.runEqual(
         members.map((i) => encoded[i] as number[]),
         width,
@@ -93,6 +91,11 @@ export class OnnxEmbedder implements Embedder {
       members.forEach((i, k) => (out[i] = vectors[k] as Float32Array));
     }
     return out;
+  }
+
+  /** The prefix of a role's texts. */
+  prefixOf(role: "query" | "passage"): string {
+    return role === "query" ? this.card.query_prefix : this.card.passage_prefix;
   }
 
   private async runEqual(rows: number[][], width: number): Promise<Float32Array[]> {
@@ -118,6 +121,17 @@ export class OnnxEmbedder implements Embedder {
   }
 }
 
+/** The positions of the texts of each token length: a model call each. */
+export function byLength(encoded: readonly number[][]): Map<number, number[]> {
+  const groups = new Map<number, number[]>();
+  encoded.forEach((ids, i) => {
+    const group = groups.get(ids.length);
+    if (group) group.push(i);
+    else groups.set(ids.length, [i]);
+  });
+  return groups;
+}
+
 /** Mean over the tokens of row `r` (all attended), L2-normalised. */
 function meanPooled(hidden: Float32Array, r: number, width: number, dim: number): Float32Array {
   const out = new Float32Array(dim);
@@ -132,13 +146,10 @@ function meanPooled(hidden: Float32Array, r: number, width: number, dim: number)
   return out;
 }
 
-/** Loads the model in the thread that asks (the embedding stage's own thread): the loader the composition root names. */
+/** One session on one intra-op thread (the embedding stage takes parallel-embedder.ts's loader). */
 export function loadOnnxEmbedder(dir: string): Promise<OnnxEmbedder> {
   return OnnxEmbedder.load(dir);
 }
-
-/** Where an embedding thread finds loadOnnxEmbedder: this module. */
-export const ONNX_EMBEDDER_LOADER = { module: import.meta.url, exportName: "loadOnnxEmbedder" } as const;
 
 /** How NewsIndex applies the model in `dir` (its `model-card.json`, defaults where absent). */
 export function readModelCard(dir: string): ModelCard {

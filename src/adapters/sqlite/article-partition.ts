@@ -14,6 +14,7 @@ import {
   type DerivedVocabulary,
 } from "./partition-schema.js";
 import { StatementCache } from "./statement-cache.js";
+import { decodeDoc } from "./doc-codec.js";
 import { warnRecovered } from "../../shared/caught.js";
 
 // One monthly index: a SQLite file holding the articles collected in one
@@ -33,6 +34,11 @@ const READ_BUSY_MS = 250;
 const WRITE_BUSY_MS = 5000;
 /** Page cache (negative: KiB) of a connection that reads. */
 const READ_CACHE_KIB = -16_384;
+/**
+ * Page size of a new index file: a stored document (doc-codec.ts) is about 800 bytes, so a 4 KiB page holds four
+ * and leaves a sixth of itself empty; 8 KiB pages hold nine.
+ */
+const PAGE_SIZE = 8192;
 /** Page cache of a connection that maps nothing: enough for the trees' inner pages. */
 const UNMAPPED_CACHE_KIB = -2048;
 
@@ -72,6 +78,8 @@ export class ArticlePartition {
     this.db = new Database(path, { fileMustExist: !options.create, timeout: options.create ? WRITE_BUSY_MS : READ_BUSY_MS });
     this.statements = new StatementCache(this.db);
     try {
+      // Only a new file takes it (before anything is written, WAL included); an existing one keeps its own.
+      if (options.create) this.db.pragma(`page_size = ${PAGE_SIZE}`);
       this.db.pragma("journal_mode = WAL");
       this.db.pragma("synchronous = NORMAL");
       // Reads come through the memory map (unless `mapped: false`); the page cache grows only once the connection writes.
@@ -236,16 +244,19 @@ export class ArticlePartition {
   }
 
   getDoc(id: string): string | undefined {
-    return this.statements.get("SELECT d.doc FROM articles a JOIN docs d ON d.rowid = a.rowid WHERE a.id = ?").pluck().get(id) as
-      string | undefined;
+    const stored = this.statements
+      .get("SELECT d.doc FROM articles a JOIN docs d ON d.rowid = a.rowid WHERE a.id = ?")
+      .pluck()
+      .get(id) as Buffer | undefined;
+    return stored === undefined ? undefined : decodeDoc(stored);
   }
 
   /** Documents of a page of ids, by id. */
   getDocs(ids: readonly string[]): Map<string, string> {
     const rows = this.statements
       .get("SELECT a.id, d.doc FROM json_each(?) j JOIN articles a ON a.id = j.value JOIN docs d ON d.rowid = a.rowid")
-      .all(JSON.stringify(ids)) as Array<{ id: string; doc: string }>;
-    return new Map(rows.map((r) => [r.id, r.doc]));
+      .all(JSON.stringify(ids)) as Array<{ id: string; doc: Buffer }>;
+    return new Map(rows.map((r) => [r.id, decodeDoc(r.doc)]));
   }
 
   close(): void {

@@ -69,11 +69,15 @@ function lengthNorm(length: number, stats: RankStats): number {
   return K1 * (1 - B + (B * length) / avgdl);
 }
 
-/** The weighted frequency behind a score `score` of phrase `phrase` alone, scored with `stats`. */
+/**
+ * The weighted frequency behind a score `score` of phrase `phrase` alone, scored with `stats`: hits times whole
+ * column weights, so a whole number, rounded to one (articles scoring alike then tie exactly, whichever way their
+ * score was recovered, and take the merge's tie-break).
+ */
 export function frequencyOf(score: number, phrase: number, length: number, stats: RankStats): number {
   const weight = idf(stats.rows, stats.hits[phrase] ?? 0) * (K1 + 1);
   if (score <= 0 || score >= weight) return 0;
-  return (score * lengthNorm(length, stats)) / (weight - score);
+  return Math.round((score * lengthNorm(length, stats)) / (weight - score));
 }
 
 /** BM25 of a candidate with the given (corpus-wide) statistics. */

@@ -18,11 +18,13 @@ export class SqliteEmbeddingStage implements EmbeddingStage {
     private readonly pathOf: (month: string) => string,
     /** Native threads a graph build may use (the backfill command gives it the machine). */
     private readonly indexThreads = 1,
+    /** Model sessions embedding at once, one thread each. */
+    sessions = 1,
   ) {
     this.thread = new WorkerRpc(
       { module: besideModule(import.meta.url, "embedding-worker"), exportName: "serveEmbedding" },
       "embedding thread",
-      { modelDir, loader } satisfies EmbeddingThreadData,
+      { modelDir, loader, sessions } satisfies EmbeddingThreadData,
     );
   }
 

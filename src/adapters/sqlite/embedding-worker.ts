@@ -3,6 +3,7 @@ import { embeddingText } from "../../domain/embedding-text.js";
 import type { Embedder } from "../../ports/embedder.js";
 import { serveRequests, threadData } from "../threads/worker-rpc.js";
 import { ArticlePartition, closeQuietly } from "./article-partition.js";
+import { decodeDoc } from "./doc-codec.js";
 import { AnnBuilder, removeAnn } from "./partition-ann.js";
 import {
   hasVectorTable,
@@ -29,7 +30,8 @@ import {
 export type ThreadEmbedder = Embedder & { readonly dimensions: number };
 
 /**
- * The module and export of the function that loads the embedder from a model directory, in this thread. The
+ * The module and export of the function that loads the embedder from a model directory with a number of sessions,
+ * in this thread. The
  * composition root names it (an object cannot cross to a thread), so this store depends on no model runtime.
  */
 export interface EmbedderLoader {
@@ -40,6 +42,8 @@ export interface EmbedderLoader {
 export interface EmbeddingThreadData {
   modelDir: string;
   loader: EmbedderLoader;
+  /** Model sessions the loader starts (one thread each). */
+  sessions: number;
 }
 
 export type EmbeddingRequest =
@@ -56,10 +60,10 @@ export interface StepResult {
 let embedder: Promise<ThreadEmbedder> | undefined;
 
 async function loadEmbedder(): Promise<ThreadEmbedder> {
-  const { modelDir, loader } = threadData<EmbeddingThreadData>();
+  const { modelDir, loader, sessions } = threadData<EmbeddingThreadData>();
   const load = ((await import(loader.module)) as Record<string, unknown>)[loader.exportName];
   if (typeof load !== "function") throw new Error(`${loader.module} exports no embedder loader ${loader.exportName}`);
-  return (load as (dir: string) => Promise<ThreadEmbedder>)(modelDir);
+  return (load as (dir: string, sessions: number) => Promise<ThreadEmbedder>)(modelDir, sessions);
 }
 const partitions = new Map<string, ArticlePartition>();
 let builder: { month: string; builder: AnnBuilder } | undefined;
@@ -108,9 +112,9 @@ async function step(month: string, path: string, partition: ArticlePartition, ma
   });
   const rows = partition.statements
     .get("SELECT a.rowid, d.doc FROM articles a JOIN docs d ON d.rowid = a.rowid WHERE a.rowid > ? ORDER BY a.rowid LIMIT ?")
-    .all(lastEmbedded(partition), max) as Array<{ rowid: number; doc: string }>;
+    .all(lastEmbedded(partition), max) as Array<{ rowid: number; doc: Buffer }>;
   if (rows.length === 0) return 0;
-  const texts = rows.map((r) => embeddingText(JSON.parse(r.doc) as ArticleDetail));
+  const texts = rows.map((r) => embeddingText(JSON.parse(decodeDoc(r.doc)) as ArticleDetail));
   const nonEmpty = texts.flatMap((t, i) => (t === "" ? [] : [i]));
   const vectors = await model.embed(
     nonEmpty.map((i) => texts[i] as string),

@@ -1,8 +1,11 @@
+import type { FieldDocValues } from "./facet-doc-values.js";
 import { decodeTerms } from "./term-blob.js";
 
 // Counts facet values from doc values: each matching article's `terms` blob
 // (uint32 term ids, seq * 32 + field code). One pass over the match set counts
-// every requested field at once, into a dense array per field indexed by seq.
+// every requested field at once, into a dense array per field indexed by seq;
+// or each field's doc values held in memory (facet-doc-values.ts) are counted
+// for the matches' rowids.
 
 export interface CountedFacet {
   /** The `depth` most frequent term ids, largest count first (ties: older term first). */
@@ -26,6 +29,21 @@ export class FacetCounter {
       const id = ids[i] as number;
       const field = counts[id & 31];
       if (field !== undefined) field[id >>> 5] = (field[id >>> 5] as number) + 1;
+    }
+  }
+
+  /** Counts field `code`'s values of the articles `rowids`, each held in `field`. */
+  addHeld(code: number, field: FieldDocValues, rowids: ArrayLike<number>): void {
+    const counts = this.counts[code];
+    if (counts === undefined) return;
+    const { starts, values } = field;
+    for (let i = 0; i < rowids.length; i++) {
+      const rowid = rowids[i] as number;
+      const end = starts[rowid + 1] as number;
+      for (let j = starts[rowid] as number; j < end; j++) {
+        const seq = values[j] as number;
+        counts[seq] = (counts[seq] as number) + 1;
+      }
     }
   }
 

@@ -153,6 +153,23 @@ export function matchSet(
 }
 
 /**
+ * SQL reading the rowid of every match in an index, touching no article row where the query needs none: the FTS
+ * index alone for keywords without filters, the postings alone for filters without a window.
+ */
+export function matchedRowids(search: PartitionSearch, params: Params): string {
+  const windowed = search.from !== undefined || search.to !== undefined;
+  if (search.match !== undefined && search.terms.length === 0 && search.ranges.length === 0 && !windowed) {
+    params.match = search.match;
+    return "SELECT rowid FROM articles_fts WHERE articles_fts MATCH @match";
+  }
+  if (search.match === undefined && search.terms.length > 0 && !windowed) {
+    const where = conditions(search, params, { driver: 0, postingsOnly: true });
+    return `SELECT d.article FROM ${driverPostings(search)} WHERE ${driverCondition(search)}${and(where)}`;
+  }
+  return matchSet(search, params, "a.rowid", { probeFirst: true });
+}
+
+/**
  * The postings of the driving term (`terms[0]`, bound as `@t0` by conditions()) as `d`: its own, or, for an
  * entity id's group of spellings, each article carrying any of them once.
  */

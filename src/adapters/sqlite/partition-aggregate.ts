@@ -1,10 +1,7 @@
-import type Database from "better-sqlite3";
 import type { Interval } from "../../domain/aggregate/buckets.js";
-import { FILTER_FIELDS } from "../../domain/filter-fields.js";
 import type { AggregateRow } from "../../ports/article-search.js";
 import type { ArticlePartition } from "./article-partition.js";
 import { matchSet, type Params, type PartitionSearch } from "./match-conditions.js";
-import { decodeTerms, fieldOf } from "./term-blob.js";
 
 // A time series in one monthly index: per bucket of published_at (UTC), the
 // matches, and on request their distinct stories and distinct publishers, in
@@ -29,36 +26,8 @@ const BUCKET_SQL: Record<Interval, { sql: string; pad: string }> = {
   all: { sql: "''", pad: "" },
 };
 
-const STORY_CODE = FILTER_FIELDS.story_id.code;
-const withStoryFunction = new WeakSet<Database.Database>();
-
-/**
- * The article's story term as the 4 bytes of its doc values that hold it. Written in field order, the doc values
- * put the story right after the single-valued columns present (source, source_type, publisher_country, language),
- * so SQL finds it there, checking its field code in the low 5 bits of its first byte; anywhere else (a story given
- * by a later relabel is appended) `story_term()` looks for it.
- */
-const STORY_AT =
-  "(4 * ((source IS NOT NULL) + (source_type IS NOT NULL) + (publisher_country IS NOT NULL) + (language IS NOT NULL)) + 1)";
-const STORY_FIRST_BYTES = Array.from(
-  { length: 8 },
-  (_, high) => `'${(high * 32 + STORY_CODE).toString(16).toUpperCase().padStart(2, "0")}'`,
-);
-const STORY_SQL = `CASE WHEN hex(substr(terms, ${STORY_AT}, 1)) IN (${STORY_FIRST_BYTES.join(", ")}) THEN substr(terms, ${STORY_AT}, 4) ELSE story_term(terms) END`;
-
-/** `story_term(terms)`: the 4 bytes of the article's story term wherever they are; null without one. */
-function registerStoryTerm(db: Database.Database): void {
-  if (withStoryFunction.has(db)) return;
-  db.function("story_term", { deterministic: true }, (blob: unknown) => {
-    if (!(blob instanceof Uint8Array)) return null;
-    const ids = decodeTerms(blob);
-    for (let i = 0; i < ids.length; i++) {
-      if (fieldOf(ids[i] as number) === STORY_CODE) return Buffer.from(blob.subarray(4 * i, 4 * i + 4));
-    }
-    return null;
-  });
-  withStoryFunction.add(db);
-}
+/** The article's story term: the first 4 bytes of its doc values (term-blob.ts), 0 when it is in none. */
+const STORY_SQL = "nullif(substr(terms, 1, 4), x'00000000')";
 
 export function aggregatePart(
   partition: ArticlePartition,
@@ -69,10 +38,7 @@ export function aggregatePart(
   const params: Params = {};
   const bucket = BUCKET_SQL[interval];
   const columns = ["count(*) AS articles", "min(p) AS first", "max(p) AS last"];
-  if (metrics.stories) {
-    registerStoryTerm(partition.db);
-    columns.push(`count(DISTINCT ${STORY_SQL}) AS stories`);
-  }
+  if (metrics.stories) columns.push(`count(DISTINCT ${STORY_SQL}) AS stories`);
   if (metrics.outlets) columns.push("count(DISTINCT source) AS outlets");
   const matches = matchSet(
     search,

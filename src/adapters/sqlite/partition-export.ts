@@ -1,5 +1,6 @@
 import { encodeLines, encodeLinesInto, type EncodedLines, type ExportView } from "../../domain/export-lines.js";
 import type { ArticlePartition } from "./article-partition.js";
+import { decodeDoc } from "./doc-codec.js";
 import { and, conditions, matchSet, whereClause, type Keyset, type PartitionSearch, type Params } from "./match-conditions.js";
 import { candidates, countMatches, type PartitionHit } from "./partition-search.js";
 
@@ -96,7 +97,7 @@ export function exportLines(
   const rows = partition.statements
     .get("SELECT rowid, doc FROM docs WHERE rowid IN (SELECT value FROM json_each(?))")
     .raw()
-    .all(JSON.stringify(rowids)) as Array<[number, string]>;
+    .all(JSON.stringify(rowids)) as Array<[number, Buffer]>;
   const byRowid = new Map(rows);
   const docs: string[] = [];
   const missing: number[] = [];
@@ -104,7 +105,7 @@ export function exportLines(
     const doc = byRowid.get(rowid);
     // An article removed since it was counted is not exported.
     if (doc === undefined) missing.push(i);
-    else docs.push(doc);
+    else docs.push(decodeDoc(doc));
   });
   if (into !== undefined) {
     const bytes = new Uint8Array(into);

@@ -1,12 +1,13 @@
 import type { PartitionFacet } from "../../domain/facets.js";
 import type { ArticlePartition } from "./article-partition.js";
 import { FacetCounter } from "./facet-counter.js";
-import { matchesWholeIndex, matchSet, type Params, type PartitionSearch } from "./match-conditions.js";
+import { facetDocValues, type FieldDocValues } from "./facet-doc-values.js";
+import { matchedRowids, matchesWholeIndex, type Params, type PartitionSearch } from "./match-conditions.js";
 import { ScanBudget } from "./scan-budget.js";
 
-// Facets in one monthly index: exact value counts over every match, from each
-// match's doc values (facet-counter.ts), or from the term counts alone when
-// every article matches.
+// Facets in one monthly index: exact value counts over every match, from the
+// doc values held in memory (facet-doc-values.ts) for the matches' rowids, or
+// from the term counts alone when every article matches.
 
 /**
  * Exact value counts of the fields `codes` over every match in this index:
@@ -25,19 +26,29 @@ export function countFacets(
     const facets = new Map(codes.map((code) => [code, wholeIndexFacet(partition, code, depth)]));
     return { total: search.articles, facets, timedOut: false };
   }
+  // Reading doc values not held yet takes at most half the time the query has left.
+  const now = Date.now();
+  const fields = facetDocValues(partition, codes, budget.deadline === undefined ? undefined : now + (budget.deadline - now) / 2);
   const params: Params = {};
-  const sql = matchSet(search, params, "a.terms");
-  const counter = new FacetCounter(fieldSizes(partition, codes));
-  const statement = partition.statements.get(sql).pluck();
-  let total = 0;
-  // Streamed, so memory stays flat and the budget is checked as rows come.
-  for (const blob of statement.iterate(params) as Iterable<Buffer>) {
+  const statement = partition.statements.get(matchedRowids(search, params)).pluck();
+  const rowids: number[] = [];
+  // Written after the doc values were brought up to date (another connection committed since): read from their rows.
+  const later: number[] = [];
+  const held = Math.min(...[...fields.values()].map((field) => field.through));
+  // Streamed, so the budget is checked as rows come.
+  for (const rowid of statement.iterate(params) as Iterable<number>) {
     // Leaving the loop ends the statement's iteration.
     if (budget.spent()) break;
-    counter.add(blob);
-    total++;
+    (rowid <= held ? rowids : later).push(rowid);
   }
-  return { total, facets: spelledFacets(partition, counter, codes, depth), timedOut: budget.timedOut };
+  const counter = new FacetCounter(fieldSizes(partition, codes, fields));
+  for (const [code, field] of fields) counter.addHeld(code, field, rowids);
+  if (later.length > 0) countRows(partition, counter, later);
+  return {
+    total: rowids.length + later.length,
+    facets: spelledFacets(partition, counter, codes, depth),
+    timedOut: budget.timedOut,
+  };
 }
 
 /** Exact value counts of the fields `codes` over the given articles (by rowid) of this index. */
@@ -47,13 +58,27 @@ export function countFacetsOf(
   codes: readonly number[],
   depth: number,
 ): Map<number, PartitionFacet> {
-  const counter = new FacetCounter(fieldSizes(partition, codes));
+  const fields = facetDocValues(partition, codes);
+  const held = Math.min(...[...fields.values()].map((field) => field.through));
+  const counter = new FacetCounter(fieldSizes(partition, codes, fields));
+  const inMemory = rowids.filter((rowid) => rowid <= held);
+  for (const [code, field] of fields) counter.addHeld(code, field, inMemory);
+  if (inMemory.length < rowids.length)
+    countRows(
+      partition,
+      counter,
+      rowids.filter((rowid) => rowid > held),
+    );
+  return spelledFacets(partition, counter, codes, depth);
+}
+
+/** Counts the doc values of the articles `rowids` from their rows. */
+function countRows(partition: ArticlePartition, counter: FacetCounter, rowids: readonly number[]): void {
   const blobs = partition.statements
     .get("SELECT a.terms FROM json_each(?) j JOIN articles a ON a.rowid = j.value")
     .pluck()
     .iterate(JSON.stringify(rowids)) as Iterable<Buffer>;
   for (const blob of blobs) counter.add(blob);
-  return spelledFacets(partition, counter, codes, depth);
 }
 
 /** Each field's top `depth` counted values, with their spelling. */
@@ -79,10 +104,19 @@ function spelledFacets(
   return facets;
 }
 
-/** Per field code, one more than the largest term sequence number in this index. */
-function fieldSizes(partition: ArticlePartition, codes: readonly number[]): Map<number, number> {
+/** Per field code, one more than the largest term sequence number in this index (or in its doc values held). */
+function fieldSizes(
+  partition: ArticlePartition,
+  codes: readonly number[],
+  held?: ReadonlyMap<number, FieldDocValues>,
+): Map<number, number> {
   const max = partition.statements.get("SELECT max(id) FROM terms WHERE field = ?").pluck();
-  return new Map(codes.map((code) => [code, Math.floor(((max.get(code) as number | null) ?? -1) / 32) + 1]));
+  return new Map(
+    codes.map((code) => [
+      code,
+      Math.max(Math.floor(((max.get(code) as number | null) ?? -1) / 32) + 1, held?.get(code)?.seqs ?? 0),
+    ]),
+  );
 }
 
 function wholeIndexFacet(partition: ArticlePartition, code: number, depth: number): PartitionFacet {

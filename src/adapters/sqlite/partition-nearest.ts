@@ -13,6 +13,7 @@ import {
 import { annView, type AnnView } from "./partition-ann.js";
 import { candidates } from "./partition-search.js";
 import { decodeTerms, termOfField } from "./term-blob.js";
+import { storyOfArticleId } from "./story-of-rows.js";
 import { hasVectorTable, lastEmbedded, toVector, vectorModel } from "./partition-vectors.js";
 import { toFloat32 } from "./vector-codec.js";
 
@@ -241,12 +242,9 @@ function describe(partition: ArticlePartition, top: ReadonlyArray<{ rowid: numbe
 
 /** The stored vector of an article (undefined: absent, or not embedded with `model`). */
 export function vectorOfArticle(partition: ArticlePartition, id: string, model: string): VectorOfArticle {
-  const article = partition.statements
-    .get(
-      "SELECT a.rowid, json_extract(d.doc, '$.story_id') AS story_id FROM articles a JOIN docs d ON d.rowid = a.rowid WHERE a.id = ?",
-    )
-    .get(id) as { rowid: number; story_id: string | null } | undefined;
-  if (article === undefined) return { status: "absent" };
+  const found = storyOfArticleId(partition, id);
+  if (found === undefined) return { status: "absent" };
+  const article = { rowid: found.rowid, story_id: found.story };
   // The model alone: vectorStatus would count the month's embedded articles, a scan on every /similar.
   if (!hasVectorTable(partition) || vectorModel(partition) !== model) return { status: "unembedded", story_id: article.story_id };
   const blob = partition.statements.get("SELECT embedding FROM article_vectors WHERE rowid = ?").pluck().get(article.rowid) as

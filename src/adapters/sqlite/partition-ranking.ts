@@ -21,12 +21,16 @@ export function rankStats(partition: ArticlePartition, phrases: readonly string[
   };
 }
 
-/** Length and phrase frequencies of each candidate, recovered from the scores this index gave (bm25.ts, step 3). */
+/**
+ * Length and phrase frequencies of each candidate, recovered from the scores this index gave (bm25.ts, step 3).
+ * `match` is the query's FTS5 expression, whose score is the sum of its phrases' scores alone.
+ */
 export function rankFeatures(
   partition: ArticlePartition,
   hits: readonly PartitionHit[],
   phrases: readonly string[],
   stats: RankStats,
+  match: string,
 ): RankFeatures[] {
   if (hits.length === 0) return [];
   const rowids = JSON.stringify(hits.map((h) => h.rowid));
@@ -35,11 +39,15 @@ export function rankFeatures(
     .raw()
     .all(rowids) as Array<[number, Buffer]>;
   const lengths = new Map(sizes.map(([id, sz]) => [id, varints(sz).reduce((sum, n) => sum + n, 0)]));
-  // The score of each phrase alone: the whole query's when it has one phrase.
-  const alone: Array<Map<number, number>> =
+  const whole = new Map(hits.map((h) => [h.rowid, h.score ?? 0]));
+  // Each phrase's score alone is read by a pass over its matches, but for the one with the most matches when it
+  // occurs once in the query: its score is what the others leave of the whole query's.
+  const derived = phrases.length > 1 ? mostMatched(phrases, stats, match) : 0;
+  const alone: Array<Map<number, number> | undefined> =
     phrases.length === 1
-      ? [new Map(hits.map((h) => [h.rowid, h.score ?? 0]))]
-      : phrases.map((phrase) => {
+      ? [whole]
+      : phrases.map((phrase, i) => {
+          if (i === derived) return undefined;
           const rows = partition.statements
             .get(
               // `+rowid`: the candidates filter the phrase's matches; as a constraint FTS5 would run the phrase once per rowid.
@@ -51,8 +59,22 @@ export function rankFeatures(
         });
   return hits.map((hit) => {
     const length = lengths.get(hit.rowid) ?? 0;
-    return { length, freq: alone.map((scores, i) => frequencyOf(scores.get(hit.rowid) ?? 0, i, length, stats)) };
+    const scores = alone.map((byRowid) => byRowid?.get(hit.rowid) ?? 0);
+    if (derived >= 0 && phrases.length > 1) {
+      scores[derived] = (whole.get(hit.rowid) ?? 0) - scores.reduce((sum, score) => sum + score, 0);
+    }
+    return { length, freq: scores.map((score, i) => frequencyOf(score, i, length, stats)) };
   });
+}
+
+/** The phrase with the most matches here, when it occurs once in `match` (else -1: every phrase gets a pass). */
+function mostMatched(phrases: readonly string[], stats: RankStats, match: string): number {
+  let most = -1;
+  phrases.forEach((phrase, i) => {
+    if (most < 0 || (stats.hits[i] ?? 0) > (stats.hits[most] ?? 0)) most = i;
+  });
+  const phrase = phrases[most] as string;
+  return match.split(phrase).length === 2 ? most : -1;
 }
 
 /** The SQLite varints (big-endian, 7 bits a byte, the ninth byte whole) FTS5 writes its records with. */

@@ -33,12 +33,14 @@ import {
   type StorySizeRow,
 } from "./partition-stories.js";
 import { ScanBudget } from "./scan-budget.js";
+import { browsePage, type BrowsePage, type BrowsePageArgs } from "./partition-browse.js";
+import type { MonthConnections } from "./month-reads.js";
+import { describeStory, type StoryDescription, type StoryDescriptionArgs } from "./story-description.js";
 import { UnmappedConnections } from "./unmapped-connections.js";
 import { signalValuesOf, type SignalValuesPart } from "./partition-signals.js";
 import type { DerivedVocabulary } from "./partition-schema.js";
 import { signalCode } from "../../domain/vocabularies/signals-v1.js";
 import { FILTER_FIELDS } from "../../domain/filter-fields.js";
-import { memberFields, storyMonthOverview, type MemberFields, type StoryMonthOverview } from "./story-overview.js";
 import { storySourceKeys } from "./story-summaries.js";
 import type { RankFeatures, RankStats } from "./bm25.js";
 import { rankFeatures, rankStats } from "./partition-ranking.js";
@@ -113,6 +115,10 @@ export interface ReadJobs {
     };
     result: SearchPart;
   };
+  /** A whole browse page over several months (partition-browse.ts); `month` is the newest of `args.months`. */
+  browsePage: { args: QueryArgs & BrowsePageArgs; result: BrowsePage };
+  /** A story described whole over the months that can hold it (story-description.ts); `month` is the newest. */
+  storyDescription: { args: StoryDescriptionArgs; result: StoryDescription };
   rankStats: { args: { phrases: string[] }; result: RankStats };
   /** Intensities of one signal (signals-v1 code) over the matches carrying it: how many, and the largest (`top`). */
   signalValues: {
@@ -133,8 +139,6 @@ export interface ReadJobs {
     result: Scanned & { rows: StorySizeRow[] };
   };
   storySourceKeys: { args: { storyIds: string[] }; result: Array<{ story: string; source: string }> };
-  storyOverview: { args: { storyId: string; from?: string; to?: string }; result: StoryMonthOverview | undefined };
-  memberFields: { args: { rowids: number[] }; result: Map<number, MemberFields> };
   storyOf: { args: { articleId: string }; result: string | undefined };
   count: { args: Record<string, never>; result: number };
   entitySpellings: { args: Parameters<typeof entitySpellingsPart>[1]; result: EntitySpellingsPart };
@@ -158,7 +162,14 @@ export type ReadJob = keyof ReadJobs;
 
 export type ReadRequest = { [J in ReadJob]: { job: J; month: string; args: ReadJobs[J]["args"] } }[ReadJob];
 
-type Handlers = { [J in ReadJob]: (partition: ArticlePartition, args: ReadJobs[J]["args"]) => ReadJobs[J]["result"] };
+/** Jobs reading several months in one call: each month's failure is part of their answer, no month is opened first. */
+type SpanJob = "browsePage" | "storyDescription";
+
+type Handlers = {
+  [J in Exclude<ReadJob, SpanJob>]: (partition: ArticlePartition, args: ReadJobs[J]["args"]) => ReadJobs[J]["result"];
+};
+
+type SpanHandlers = { [J in SpanJob]: (args: ReadJobs[J]["args"], months: MonthConnections) => ReadJobs[J]["result"] };
 
 const HANDLERS: Handlers = {
   search(partition, args) {
@@ -192,7 +203,7 @@ const HANDLERS: Handlers = {
     }
     if (ranking && args.phrases) {
       part.ranking = ranking;
-      part.features = rankFeatures(partition, part.hits ?? [], args.phrases, ranking);
+      part.features = rankFeatures(partition, part.hits ?? [], args.phrases, ranking, search.match as string);
     }
     return part;
   },
@@ -240,8 +251,6 @@ const HANDLERS: Handlers = {
     return budget.timedOut ? { rows, timedOut: true } : { rows };
   },
   storySourceKeys: (partition, args) => storySourceKeys(partition, args.storyIds),
-  storyOverview: (partition, args) => storyMonthOverview(partition, args.storyId, args.from, args.to),
-  memberFields: (partition, args) => memberFields(partition, args.rowids),
   storyOf: (partition, args) => storyOf(partition, args.articleId),
   count: (partition) => partition.count(),
   entitySpellings: (partition, args) => entitySpellingsPart(partition, args),
@@ -274,22 +283,37 @@ const HANDLERS: Handlers = {
   exportLines: (partition, args) => exportLines(partition, args.rowids, args.view, args.into),
 };
 
+const SPAN_HANDLERS: SpanHandlers = {
+  browsePage(args, connections) {
+    const { months, n, offset, deadline, ...query } = args;
+    return browsePage({ months, n, offset, ...(deadline === undefined ? {} : { deadline }) }, connections, (partition, floor) =>
+      HANDLERS.search(partition, { ...query, n, ...(floor === undefined ? {} : { floor }) }),
+    );
+  },
+  storyDescription: (args, connections) => describeStory(args, connections),
+};
+
+const isSpanJob = (job: ReadJob): job is SpanJob => job in SPAN_HANDLERS;
+
 /** Reads of a whole index once over (an export's, the count's too): through a connection that maps nothing. */
 const UNMAPPED_JOBS: ReadonlySet<ReadJob> = new Set(["exportCount", "exportKeys", "exportLines"]);
 
 /** One thread's connections to the monthly indexes under `dir`, opened on first use; an export's reads go through unmapped-connections.ts. */
-export class PartitionReader {
-  private readonly open = new Map<string, ArticlePartition>();
+export class PartitionReader implements MonthConnections {
+  private readonly connections = new Map<string, ArticlePartition>();
   private readonly unmapped = new UnmappedConnections();
 
   constructor(private readonly dir: string) {}
 
   run(request: ReadRequest): unknown {
+    if (isSpanJob(request.job)) {
+      return (SPAN_HANDLERS[request.job] as (args: unknown, months: MonthConnections) => unknown)(request.args, this);
+    }
     const handle = HANDLERS[request.job] as (p: ArticlePartition, args: unknown) => unknown;
     if (UNMAPPED_JOBS.has(request.job)) {
       return this.unmapped.run(request.month, partitionPath(this.dir, request.month), (own) => handle(own, request.args));
     }
-    const partition = this.partition(request.month);
+    const partition = this.open(request.month);
     try {
       return handle(partition, request.args);
     } catch (error) {
@@ -299,18 +323,19 @@ export class PartitionReader {
     }
   }
 
-  private partition(month: string): ArticlePartition {
-    let partition = this.open.get(month);
+  /** The month's connection, opened on first use. */
+  open(month: string): ArticlePartition {
+    let partition = this.connections.get(month);
     if (!partition) {
       partition = new ArticlePartition(month, partitionPath(this.dir, month), { create: false });
-      this.open.set(month, partition);
+      this.connections.set(month, partition);
     }
     return partition;
   }
 
-  private forget(month: string): void {
-    closeQuietly(this.open.get(month));
-    this.open.delete(month);
+  forget(month: string): void {
+    closeQuietly(this.connections.get(month));
+    this.connections.delete(month);
   }
 }
 

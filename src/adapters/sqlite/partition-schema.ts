@@ -5,7 +5,8 @@
 //              filter fields (folded, so a filter is a plain comparison on a row
 //              already read) and `terms`, the ids of every filter value the
 //              article carries (doc values: facets count them)
-//   docs       the article as JSON, read only for the page returned
+//   docs       the article as JSON, deflated with a preset dictionary
+//              (doc-codec.ts), read only for the page returned
 //   terms      every distinct (field, folded value): its spelling as first seen
 //              and how many articles carry it. Term ids are seq * 32 + field code,
 //              with a sequence per field, so a facet can count a field's values
@@ -19,7 +20,7 @@
 //              here) the distinct publishers, its newest member, and how many
 //              members carry each publisher and each normalised headline
 
-export const SCHEMA_VERSION = "3";
+export const SCHEMA_VERSION = "4";
 
 export const SCHEMA = `
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -34,7 +35,7 @@ CREATE TABLE IF NOT EXISTS articles (
   terms BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS articles_recent ON articles (published_at DESC, id DESC);
-CREATE TABLE IF NOT EXISTS docs (rowid INTEGER PRIMARY KEY, doc TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS docs (rowid INTEGER PRIMARY KEY, doc BLOB NOT NULL);
 CREATE TABLE IF NOT EXISTS terms (
   id INTEGER PRIMARY KEY,
   field INTEGER NOT NULL,

@@ -6,6 +6,7 @@ import { FTS_SCORE } from "./bm25.js";
 import { matchesWholeIndex, matchSet, type Params, type PartitionSearch } from "./match-conditions.js";
 import { ScanBudget } from "./scan-budget.js";
 import { storySummaries } from "./story-summaries.js";
+import { storiesOfRows, storyOfArticleId } from "./story-of-rows.js";
 import { decodeTerms, termOfField } from "./term-blob.js";
 
 // Story queries in one monthly index: the stories a search matches, the
@@ -186,10 +187,7 @@ export function storySizesPart(
 
 /** The story an article belongs to now; undefined when the article is not here. */
 export function storyOf(partition: ArticlePartition, articleId: string): string | undefined {
-  return partition.statements
-    .get("SELECT json_extract(d.doc, '$.story_id') FROM articles a JOIN docs d ON d.rowid = a.rowid WHERE a.id = ?")
-    .pluck()
-    .get(articleId) as string | undefined;
+  return storyOfArticleId(partition, articleId)?.story ?? undefined;
 }
 
 /** This index's part of a listing of the largest stories (federation/story-listing.ts largestStories). */
@@ -234,12 +232,10 @@ export function storiesOfHits(
 ): Map<string, StoryMatchRow> {
   const stories = new Map<string, StoryMatchRow>();
   if (hits.length === 0) return stories;
-  const rows = partition.statements
-    .get(
-      "SELECT j.value AS rowid, json_extract(d.doc, '$.story_id') AS story FROM json_each(?) j JOIN docs d ON d.rowid = j.value",
-    )
-    .all(JSON.stringify(hits.map((h) => h.rowid))) as Array<{ rowid: number; story: string | null }>;
-  const storyOfRow = new Map(rows.map((r) => [r.rowid, r.story]));
+  const storyOfRow = storiesOfRows(
+    partition,
+    hits.map((h) => h.rowid),
+  );
   for (const hit of hits) {
     const story = storyOfRow.get(hit.rowid);
     if (story === null || story === undefined) continue;

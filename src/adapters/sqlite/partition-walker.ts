@@ -1,6 +1,7 @@
 import type { PartitionFailure } from "../../ports/index-coverage.js";
 import type { ReadJob, ReadJobs, ReadRequest, Scanned } from "./partition-reads.js";
 import { NOT_STARTED, type Lane, type ReadPool } from "./read-pool.js";
+import type { MonthRead } from "./month-reads.js";
 
 // The one walk over monthly indexes that every query makes: each index is read
 // on the pool (as many at once as the lane has threads), newest first, and what
@@ -66,6 +67,23 @@ export async function walkPartitions<J extends ReadJob>(
     }
   };
   await Promise.all(Array.from({ length: Math.min(pool.width(options.lane), months.length) }, readNext));
+  read.sort().reverse();
+  failed.sort((a, b) => (a.partition < b.partition ? 1 : a.partition > b.partition ? -1 : 0));
+  return { read, failed };
+}
+
+/** The walk a read of several months on one thread made (month-reads.ts), recorded as walkPartitions records one. */
+export function walkOf(months: readonly MonthRead[], budgetMs: number | undefined): Walk {
+  const read: string[] = [];
+  const failed: PartitionFailure[] = [];
+  for (const m of months) {
+    if (m.outcome === "read") read.push(m.month);
+    else if (m.outcome === "not_started") failed.push(timedOut(m.month, `not read: the query's ${budgetMs} ms budget ran out`));
+    else if (m.outcome === "timed_out") failed.push(timedOut(m.month, `read in part: the query's ${budgetMs} ms budget ran out`));
+    else if (m.outcome === "field_unavailable")
+      failed.push({ partition: m.month, kind: "field_unavailable", reason: "built without a derived field the query needs" });
+    else failed.push({ partition: m.month, kind: "unreadable", reason: m.reason ?? "unreadable" });
+  }
   read.sort().reverse();
   failed.sort((a, b) => (a.partition < b.partition ? 1 : a.partition > b.partition ? -1 : 0));
   return { read, failed };

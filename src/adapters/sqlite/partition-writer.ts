@@ -12,6 +12,7 @@ import { REBUILDABLE, TALLIES_BUILT } from "./partition-schema.js";
 import { StoryTally } from "./story-tally.js";
 import { TimeTally } from "./time-tally.js";
 import { decodeTerms, encodeTerms, termOfField } from "./term-blob.js";
+import { decodeDoc, encodeDoc } from "./doc-codec.js";
 import { TermWriter } from "./term-writer.js";
 
 // Writes into one monthly index: new articles (row, document, FTS entry,
@@ -26,9 +27,7 @@ interface MovingArticle {
   rowid: number;
   terms: Buffer;
   published_at: string;
-  story: string | null;
-  title: string | null;
-  source: string | null;
+  doc: Buffer;
 }
 
 export class PartitionWriter {
@@ -105,7 +104,7 @@ export class PartitionWriter {
           a.language,
           encodeTerms(ids),
         ).lastInsertRowid;
-        insertDoc.run(rowid, a.doc);
+        insertDoc.run(rowid, asBuffer(a.doc));
         insertFts.run(rowid, a.title, a.entities);
         postings.push(ids, Number(rowid));
         signals.push(Number(rowid), a.signals);
@@ -133,27 +132,27 @@ export class PartitionWriter {
     const key = foldValue(storyId);
     const statements = this.partition.statements;
     const row = statements.get(
-      `SELECT a.rowid, a.terms, a.published_at, json_extract(d.doc, '$.story_id') AS story,
-              json_extract(d.doc, '$.title') AS title, json_extract(d.doc, '$.source') AS source
-       FROM articles a JOIN docs d ON d.rowid = a.rowid WHERE a.id = ?`,
+      "SELECT a.rowid, a.terms, a.published_at, d.doc FROM articles a JOIN docs d ON d.rowid = a.rowid WHERE a.id = ?",
     );
     const dropPosting = statements.get("DELETE FROM postings WHERE term = ? AND article = ?");
     const addPosting = statements.get("INSERT OR IGNORE INTO postings (term, article) VALUES (?, ?)");
     const setTerms = statements.get("UPDATE articles SET terms = ? WHERE rowid = ?");
-    const setDoc = statements.get("UPDATE docs SET doc = json_set(doc, '$.story_id', ?) WHERE rowid = ?");
+    const setDoc = statements.get("UPDATE docs SET doc = ? WHERE rowid = ?");
     const terms = this.terms;
     return this.transaction(() => {
       let moved = 0;
       for (const articleId of articleIds) {
         const current = row.get(articleId) as MovingArticle | undefined;
-        if (current === undefined || current.story === storyId) continue;
+        if (current === undefined) continue;
+        const article = JSON.parse(decodeDoc(current.doc)) as ArticleDetail;
+        if (article.story_id === storyId) continue;
         const ids = Uint32Array.from(decodeTerms(current.terms));
-        const old = current.story === null ? undefined : this.partition.termId(code, foldValue(current.story));
+        const old = article.story_id === null ? undefined : this.partition.termId(code, foldValue(article.story_id));
         const next = terms.idOf(code, key, storyId === key ? "" : storyId);
         const member = {
           source: termOfField(ids, FILTER_FIELDS.source.code),
           published_at: current.published_at,
-          headline: headlineKey(current.title, current.source),
+          headline: headlineKey(article.title, article.source),
         };
         if (old !== undefined) {
           dropPosting.run(old, current.rowid);
@@ -167,7 +166,8 @@ export class PartitionWriter {
         const updated = at >= 0 ? ids : Uint32Array.from([...ids, next]);
         if (at >= 0) updated[at] = next;
         setTerms.run(encodeTerms(updated), current.rowid);
-        setDoc.run(storyId, current.rowid);
+        article.story_id = storyId;
+        setDoc.run(encodeDoc(JSON.stringify(article)), current.rowid);
         moved++;
       }
       return moved;
@@ -189,21 +189,21 @@ export class PartitionWriter {
        WHERE a.rowid > coalesce((SELECT CAST(value AS INTEGER) FROM meta WHERE key = 'rebuilt_through'), 0)
        ORDER BY a.rowid LIMIT ?`,
     );
-    const setDoc = statements.get("UPDATE docs SET doc = json_set(doc, '$.event_types', json(?)) WHERE rowid = ?");
+    const setDoc = statements.get("UPDATE docs SET doc = ? WHERE rowid = ?");
     const setTerms = statements.get("UPDATE articles SET terms = ? WHERE rowid = ?");
     const addPosting = statements.get("INSERT OR IGNORE INTO postings (term, article) VALUES (?, ?)");
     const progress = statements.get("INSERT OR REPLACE INTO meta (key, value) VALUES ('rebuilt_through', ?)");
     return this.transaction(() => {
-      const rows = next.all(limit) as Array<{ rowid: number; terms: Buffer; doc: string }>;
+      const rows = next.all(limit) as Array<{ rowid: number; terms: Buffer; doc: Buffer }>;
       for (const row of rows) {
-        const article = JSON.parse(row.doc) as ArticleDetail;
+        const article = JSON.parse(decodeDoc(row.doc)) as ArticleDetail;
         // Written by this version already (an ingest into an older index): its derived rows exist.
         if (article.event_types !== undefined) continue;
         const events = eventTypesOf(article.topics, article.title, article.url);
         const ids = events.map((event) => this.terms.idOf(code, event, ""));
         for (const id of ids) addPosting.run(id, row.rowid);
         if (ids.length > 0) setTerms.run(encodeTerms(Uint32Array.from([...decodeTerms(row.terms), ...ids])), row.rowid);
-        setDoc.run(JSON.stringify(events), row.rowid);
+        setDoc.run(encodeDoc(JSON.stringify({ ...article, event_types: events })), row.rowid);
         this.writeDerivedRows(row.rowid, { places: cityCoordinates(article), amounts: amountsOf(article) });
       }
       const last = rows[rows.length - 1];
@@ -275,4 +275,9 @@ export class PartitionWriter {
   close(): void {
     this.partition.close();
   }
+}
+
+/** Bytes as better-sqlite3 binds them: a worker's structured clone turns a Buffer into a plain Uint8Array. */
+function asBuffer(bytes: Uint8Array): Buffer {
+  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

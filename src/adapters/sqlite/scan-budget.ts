@@ -13,7 +13,7 @@ export class ScanBudget {
   timedOut = false;
 
   /** `deadline`: ms since the epoch (the same on every thread); none: no limit. */
-  constructor(private readonly deadline?: number) {}
+  constructor(readonly deadline?: number) {}
 
   /** True once the deadline has passed; then the scan stops. */
   spent(): boolean {

@@ -78,7 +78,7 @@ export class SqliteIndexBackend implements IndexBackend, StoryIndex, IndexMainte
     this.tallies = new FederatedTallies(pool, this.indexes);
     this.lexicon = new FederatedLexicon(pool, this.indexes);
     this.vectors = new FederatedVectors(pool, this.indexes, options.annMinMatches ?? ANN_MIN_MATCHES);
-    this.storyLookups = new StoryLookups(pool, this.indexes, this.documents);
+    this.storyLookups = new StoryLookups(pool, this.indexes);
     this.storyListings = new StoryListings(pool, this.indexes);
     this.maintenance = new DerivedRebuild(this.indexes);
   }

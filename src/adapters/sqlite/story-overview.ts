@@ -1,6 +1,8 @@
 import { FILTER_FIELDS, foldValue } from "../../domain/filter-fields.js";
 import { headlineKey } from "../../domain/stories/headline-key.js";
 import type { ArticlePartition } from "./article-partition.js";
+import { decodeDoc } from "./doc-codec.js";
+import type { ArticleDetail } from "../../domain/article.js";
 
 // One story in one monthly index, as /stories and /stories/{id} show it: its
 // members in the window as narrow rows (no document read), and how many of
@@ -86,11 +88,13 @@ export function storyMonthOverview(
 /** Title, url and publisher of the given members, by rowid. */
 export function memberFields(partition: ArticlePartition, rowids: readonly number[]): Map<number, MemberFields> {
   const rows = partition.statements
-    .get(
-      `SELECT d.rowid, json_extract(d.doc, '$.title'), json_extract(d.doc, '$.url'), json_extract(d.doc, '$.source')
-       FROM json_each(?) j JOIN docs d ON d.rowid = j.value`,
-    )
+    .get("SELECT d.rowid, d.doc FROM json_each(?) j JOIN docs d ON d.rowid = j.value")
     .raw()
-    .all(JSON.stringify(rowids)) as Array<[number, string | null, string | null, string | null]>;
-  return new Map(rows.map(([rowid, title, url, source]) => [rowid, { title, url, source }]));
+    .all(JSON.stringify(rowids)) as Array<[number, Buffer]>;
+  return new Map(
+    rows.map(([rowid, doc]) => {
+      const { title, url, source } = JSON.parse(decodeDoc(doc)) as Pick<ArticleDetail, "title" | "url" | "source">;
+      return [rowid, { title, url, source }];
+    }),
+  );
 }

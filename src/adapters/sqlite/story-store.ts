@@ -7,6 +7,8 @@ import { dayOf, daysBetween, DAY_MS, HeldArticles, type HeldDaySource } from "..
 import { OtherClusteringVersionError } from "../clustering-version.js";
 import { openDatabase } from "./open-database.js";
 import { StatementCache } from "./statement-cache.js";
+import { DeflatedJson } from "./deflated-json.js";
+import { FEATURES_DICTIONARY } from "./features-dictionary.js";
 import { warnRecovered } from "../../shared/caught.js";
 
 // stories.db: each clustered article's features and story, plus a key index
@@ -29,7 +31,8 @@ CREATE TABLE IF NOT EXISTS story_articles (
   id TEXT PRIMARY KEY,
   story TEXT NOT NULL,
   time_ms INTEGER NOT NULL,
-  features TEXT NOT NULL
+  -- Deflated JSON (FEATURES); a file written before holds its rows' JSON as text, read as it is.
+  features BLOB NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS story_articles_story ON story_articles (story);
 -- Each article's keys (story-keys.ts): its headline words and, since stories-v4, person keys.
@@ -43,6 +46,9 @@ CREATE TABLE IF NOT EXISTS story_words (
 
 /** Loads a day's articles into memory. Created once the file is known to be of this clustering version. */
 const TIME_INDEX = "CREATE INDEX IF NOT EXISTS story_articles_time ON story_articles (time_ms)";
+
+/** Stored features: about a third of their JSON. */
+const FEATURES = new DeflatedJson(FEATURES_DICTIONARY);
 
 /** At most this many articles are held in memory (about 2 KB each); a lookup needing more counts in SQL. */
 const MAX_HELD_ARTICLES = 100_000;
@@ -138,8 +144,8 @@ export class SqliteStoryStore implements StoryStore {
         min: minSharedKeys,
         from: features.timeMs - windowMs,
         to: features.timeMs + windowMs,
-      }) as Array<{ features: string; story: string }>;
-    return rows.map((row) => ({ features: JSON.parse(row.features) as StoryFeatures, story: row.story }));
+      }) as Array<{ features: Buffer | string; story: string }>;
+    return rows.map((row) => ({ features: JSON.parse(FEATURES.decode(row.features)) as StoryFeatures, story: row.story }));
   }
 
   /** Held days are loaded from the file, once the pending article is written. */
@@ -155,7 +161,8 @@ export class SqliteStoryStore implements StoryStore {
   private *dayRows(days: readonly number[]): Iterable<{ story: string; features: string }> {
     const rows = this.statements.get("SELECT story, features FROM story_articles WHERE time_ms >= ? AND time_ms < ?");
     for (const day of days)
-      yield* rows.iterate(day * DAY_MS, (day + 1) * DAY_MS) as Iterable<{ story: string; features: string }>;
+      for (const row of rows.iterate(day * DAY_MS, (day + 1) * DAY_MS) as Iterable<{ story: string; features: Buffer | string }>)
+        yield { story: row.story, features: FEATURES.decode(row.features) };
   }
 
   async add(features: StoryFeatures): Promise<void> {
@@ -183,7 +190,7 @@ export class SqliteStoryStore implements StoryStore {
     this.write(() => {
       this.statements
         .get("INSERT OR IGNORE INTO story_articles (id, story, time_ms, features) VALUES (?, ?, ?, ?)")
-        .run(features.id, story, features.timeMs, json);
+        .run(features.id, story, features.timeMs, FEATURES.encode(json));
       this.statements
         .get("INSERT OR IGNORE INTO story_words (word, day, id) SELECT value, ?, ? FROM json_each(?)")
         .run(dayOf(features.timeMs), features.id, JSON.stringify(indexKeys(features)));

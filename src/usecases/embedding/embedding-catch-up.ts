@@ -7,8 +7,11 @@ import type { EmbeddingStage } from "../../ports/embedding-stage.js";
 // resumes where the last stored step ended. Then each index's nearest-neighbour
 // graph is brought up to date (written once its index is caught up).
 
-/** Articles embedded per step (one model call per distinct token length within it, one transaction). */
-export const EMBED_STEP = 64;
+/**
+ * Articles embedded per step (one model call per distinct token length within it, one transaction). 256 rather than
+ * 64: more texts of each length per call, and enough lengths to share out over the model sessions (embedding-bench).
+ */
+export const EMBED_STEP = 256;
 
 export interface CatchUpProgress {
   /** Articles left to embed when the run started, across every index. */

@@ -83,7 +83,7 @@ export class IngestService {
     let before: Promise<void> = Promise.resolve();
     let batches = 0;
     try {
-      for (const file of files) {
+      for (const [at, file] of files.entries()) {
         let batch: ArticleDetail[] = [];
         const flush = async (): Promise<void> => {
           if (batch.length === 0) return;
@@ -114,7 +114,8 @@ export class IngestService {
           before = previous;
           await older;
         };
-        for await (const record of this.source.read(file)) {
+        const next = files[at + 1];
+        for await (const record of this.source.read(file, next === undefined ? {} : { next })) {
           summary.records++;
           if (record.ok) {
             batch.push(record.article);
@@ -129,7 +130,7 @@ export class IngestService {
       }
       await inFlight;
     } finally {
-      await this.stories?.clusterer.release();
+      await Promise.all([this.stories?.clusterer.release(), this.source.release?.()]);
     }
     summary.seconds = (this.clock.now() - started) / 1000;
     summary.recordsPerSecond = summary.seconds > 0 ? Math.round(summary.records / summary.seconds) : summary.records;

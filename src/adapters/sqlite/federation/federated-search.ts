@@ -10,8 +10,9 @@ import { scoredPhrases, toFtsMatch } from "../fts-match.js";
 import type { Keyset } from "../match-conditions.js";
 import { mergeSorted } from "../merge-sorted.js";
 import type { QueryArgs } from "../partition-reads.js";
-import { walkPartitions, type Walk } from "../partition-walker.js";
-import type { Lane, ReadPool } from "../read-pool.js";
+import { walkOf, walkPartitions, type Walk } from "../partition-walker.js";
+import { NOT_STARTED, type Lane, type ReadPool } from "../read-pool.js";
+import type { BrowsePage } from "../partition-browse.js";
 import type { FederatedDocuments } from "./federated-documents.js";
 import {
   absorb,
@@ -65,6 +66,10 @@ export class FederatedSearch {
     let total = 0;
     let checked: CheckedSum | undefined;
     const months = this.indexes.monthsFor(query);
+    if (lane === "light" && !cursorMode && !query.check && months.length > 0) {
+      const browsed = await this.browsePage(months, args, query, startedMs);
+      if (browsed) return browsed;
+    }
     const [walk] = await Promise.all([
       walkPartitions(
         this.pool,
@@ -152,6 +157,43 @@ export class FederatedSearch {
     if (cursor) result.cursor = cursor;
     if (query.check) result.candidates = { approximate: checked?.approximate ?? false, passed: checked?.passed ?? 0 };
     return result;
+  }
+
+  /**
+   * A browse page read whole on the light lane in one call (partition-browse.ts); undefined when that call failed
+   * as a whole (its newest index could not be opened), so the caller reads the months one by one and records each.
+   */
+  private async browsePage(
+    months: string[],
+    args: QueryArgs,
+    query: ArticleQuery,
+    startedMs: number,
+  ): Promise<SearchResult | undefined> {
+    const answering = await this.pool.ready("light");
+    const deadline = query.budgetMs === undefined ? undefined : Math.max(startedMs, answering) + query.budgetMs;
+    let browsed: BrowsePage | typeof NOT_STARTED;
+    try {
+      browsed = await this.pool.run("light", {
+        job: "browsePage",
+        month: months[0] as string,
+        args: { ...args, months, n: query.offset + query.limit, offset: query.offset, ...(deadline ? { deadline } : {}) },
+      });
+    } catch {
+      return undefined;
+    }
+    if (browsed === NOT_STARTED) return undefined;
+    const walk = walkOf(browsed.months, query.budgetMs);
+    const hits: SearchHit[] = browsed.page.flatMap((hit) =>
+      hit.doc === undefined ? [] : [{ article: JSON.parse(hit.doc) as ArticleDetail }],
+    );
+    const total = browsed.months.reduce((sum, m) => sum + ("total" in m ? m.total : 0), 0);
+    return {
+      hits,
+      total,
+      partitionsRead: readOf(walk),
+      partitionsFailed: walk.failed,
+      usage: usageOf(walk, undefined),
+    };
   }
 
   /**
