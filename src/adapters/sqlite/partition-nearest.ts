@@ -102,6 +102,9 @@ export function nearest(
   return { hits: describe(partition, top), scored: rows.length, unembedded };
 }
 
+/** How many more neighbours than it keeps the graph is asked for (its int8 cosine is re-scored in float32). */
+const GRAPH_OVERSAMPLE = 1.5;
+
 /**
  * The graph's answer (partition-ann.ts), every filter checked exactly on what
  * it returns: it is asked for more neighbours than `k` in proportion to the
@@ -128,7 +131,10 @@ function nearestByGraph(
   let passed: Array<{ rowid: number; score: number }> = [];
   let scored = 0;
   for (let attempt = 0; ; attempt++) {
-    const found = rescored(partition, graph.search(query, fetch, skip), query);
+    // The int8 graph orders near-ties unlike the float32 vectors: asked for more, re-scored, cut back to `fetch`.
+    const asked = Math.min(covered, Math.ceil(fetch * GRAPH_OVERSAMPLE));
+    const all = rescored(partition, graph.search(query, asked, skip), query);
+    const found = all.slice(0, fetch);
     scored = found.length;
     const keep = whole
       ? undefined
@@ -138,7 +144,7 @@ function nearestByGraph(
           found.map((f) => f.rowid),
         );
     passed = keep === undefined ? found : found.filter((f) => keep.has(f.rowid));
-    if (passed.length >= k || found.length < fetch || fetch >= covered) break;
+    if (passed.length >= k || all.length < asked || fetch >= covered) break;
     if (attempt === 1) return undefined;
     fetch = Math.min(covered, fetch * 4);
   }
