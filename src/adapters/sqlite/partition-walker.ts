@@ -36,9 +36,8 @@ export async function walkPartitions<J extends ReadJob>(
   ask: (month: string, deadline: number | undefined) => Extract<ReadRequest, { job: J }>,
   merge: (month: string, result: ReadJobs[J]["result"]) => void,
 ): Promise<Walk> {
-  const read: string[] = [];
-  const failed: PartitionFailure[] = [];
-  if (months.length === 0) return { read, failed };
+  const outcomes: MonthRead[] = [];
+  if (months.length === 0) return { read: [], failed: [] };
   // The budget counts from when the query came or the lane's threads answer, whichever is later.
   const answering = await pool.ready(options.lane);
   const deadline = options.budgetMs === undefined ? undefined : Math.max(options.startedMs, answering) + options.budgetMs;
@@ -50,26 +49,20 @@ export async function walkPartitions<J extends ReadJob>(
       try {
         const result = await pool.run<J>(options.lane, ask(month, deadline), first ? undefined : deadline);
         if (result === NOT_STARTED) {
-          failed.push(timedOut(month, `not read: the query's ${options.budgetMs} ms budget ran out`));
+          outcomes.push({ month, outcome: "not_started" });
           continue;
         }
         merge(month, result);
-        if ((result as Scanned | undefined)?.fieldUnavailable === true) {
-          failed.push({ partition: month, kind: "field_unavailable", reason: "built without a derived field the query needs" });
-        } else if ((result as Scanned | undefined)?.timedOut === true) {
-          failed.push(timedOut(month, `read in part: the query's ${options.budgetMs} ms budget ran out`));
-        } else {
-          read.push(month);
-        }
+        const scanned = result as Scanned | undefined;
+        const outcome = scanned?.fieldUnavailable === true ? "field_unavailable" : scanned?.timedOut === true ? "timed_out" : "read";
+        outcomes.push({ month, outcome });
       } catch (error) {
-        failed.push(unreadable(month, error));
+        outcomes.push({ month, outcome: "unreadable", reason: unreadable(month, error).reason });
       }
     }
   };
   await Promise.all(Array.from({ length: Math.min(pool.width(options.lane), months.length) }, readNext));
-  read.sort().reverse();
-  failed.sort((a, b) => (a.partition < b.partition ? 1 : a.partition > b.partition ? -1 : 0));
-  return { read, failed };
+  return walkOf(outcomes, options.budgetMs);
 }
 
 /** The walk a read of several months on one thread made (month-reads.ts), recorded as walkPartitions records one. */
