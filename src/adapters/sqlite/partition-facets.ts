@@ -32,21 +32,15 @@ export function countFacets(
   const params: Params = {};
   const statement = partition.statements.get(matchedRowids(search, params)).pluck();
   const rowids: number[] = [];
-  // Written after the doc values were brought up to date (another connection committed since): read from their rows.
-  const later: number[] = [];
-  const held = Math.min(...[...fields.values()].map((field) => field.through));
   // Streamed, so the budget is checked as rows come.
   for (const rowid of statement.iterate(params) as Iterable<number>) {
     // Leaving the loop ends the statement's iteration.
     if (budget.spent()) break;
-    (rowid <= held ? rowids : later).push(rowid);
+    rowids.push(rowid);
   }
-  const counter = new FacetCounter(fieldSizes(partition, codes, fields));
-  for (const [code, field] of fields) counter.addHeld(code, field, rowids);
-  if (later.length > 0) countRows(partition, counter, later);
   return {
-    total: rowids.length + later.length,
-    facets: spelledFacets(partition, counter, codes, depth),
+    total: rowids.length,
+    facets: spelledFacets(partition, counted(partition, codes, fields, rowids), codes, depth),
     timedOut: budget.timedOut,
   };
 }
@@ -59,6 +53,19 @@ export function countFacetsOf(
   depth: number,
 ): Map<number, PartitionFacet> {
   const fields = facetDocValues(partition, codes);
+  return spelledFacets(partition, counted(partition, codes, fields, rowids), codes, depth);
+}
+
+/**
+ * The fields `codes` counted over the articles `rowids`: from the doc values held for those they cover, the rest
+ * (written after the doc values were brought up to date: another connection committed since) from their rows.
+ */
+function counted(
+  partition: ArticlePartition,
+  codes: readonly number[],
+  fields: ReadonlyMap<number, FieldDocValues>,
+  rowids: readonly number[],
+): FacetCounter {
   const held = Math.min(...[...fields.values()].map((field) => field.through));
   const counter = new FacetCounter(fieldSizes(partition, codes, fields));
   const inMemory = rowids.filter((rowid) => rowid <= held);
@@ -69,7 +76,7 @@ export function countFacetsOf(
       counter,
       rowids.filter((rowid) => rowid > held),
     );
-  return spelledFacets(partition, counter, codes, depth);
+  return counter;
 }
 
 /** Counts the doc values of the articles `rowids` from their rows. */

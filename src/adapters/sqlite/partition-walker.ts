@@ -54,7 +54,8 @@ export async function walkPartitions<J extends ReadJob>(
         }
         merge(month, result);
         const scanned = result as Scanned | undefined;
-        const outcome = scanned?.fieldUnavailable === true ? "field_unavailable" : scanned?.timedOut === true ? "timed_out" : "read";
+        const outcome =
+          scanned?.fieldUnavailable === true ? "field_unavailable" : scanned?.timedOut === true ? "timed_out" : "read";
         outcomes.push({ month, outcome });
       } catch (error) {
         outcomes.push({ month, outcome: "unreadable", reason: unreadable(month, error).reason });
