@@ -26,7 +26,7 @@ import { bytesUnder } from "./scale/disk-usage.js";
 import type { PassFigures } from "./scale/ingest-pass.js";
 import { loadAverage, machine, timeHttp, type Latency } from "./scale/measure.js";
 import { benchOptions } from "./scale/bench-options.js";
-import { writeSection } from "./scale/results-file.js";
+import { sizedHeading, sizedSection, writeSection } from "./scale/results-file.js";
 import { ingestPass } from "./scale/run-ingest.js";
 
 const args = benchOptions();
@@ -215,7 +215,7 @@ async function main(): Promise<void> {
     ? ` The time tallies of the ${tallyBuild.months} monthly indexes, written before them, were built from their articles in ${tallyBuild.seconds.toFixed(1)} s (what \`newsindex reindex\` or a writer opening them does).`
     : "";
   const section = [
-    "## Entities and time series at scale",
+    sizedHeading("## Entities and time series at scale", ARTICLES),
     "",
     `Command: \`flock /tmp/newsindex-bench.lock npm run bench:entities -- --articles ${ARTICLES}${MONTHS === 6 ? "" : ` --months ${MONTHS}`} --seconds ${SECONDS}${args.reuse ? " --reuse" : ""}\` (bench/entities-bench.ts). Machine: ${machine()}. Load average before: ${loadBefore}; after: ${loadAverage()}.`,
     "",
@@ -225,7 +225,7 @@ async function main(): Promise<void> {
     "|---|---|---|---:|---:|---:|---|",
     ...table,
   ].join("\n");
-  writeSection(args.out, "entities-aggregate", section);
+  writeSection(args.out, sizedSection("entities-aggregate", ARTICLES), section);
   console.log(section);
 }
 

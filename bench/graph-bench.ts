@@ -21,7 +21,7 @@ import { bytesUnder } from "./scale/disk-usage.js";
 import type { PassFigures } from "./scale/ingest-pass.js";
 import { loadAverage, machine, timeHttp, type Latency } from "./scale/measure.js";
 import { benchOptions } from "./scale/bench-options.js";
-import { writeSection } from "./scale/results-file.js";
+import { sizedHeading, sizedSection, writeSection } from "./scale/results-file.js";
 import { ingestPass } from "./scale/run-ingest.js";
 
 const args = benchOptions();
@@ -153,7 +153,7 @@ async function main(): Promise<void> {
     ? `ingested with story clustering in ${Math.round(ingested.seconds)} s (${ingested.perSecond} records/s)`
     : "ingested with story clustering";
   const section = [
-    "## Relationship graph at scale",
+    sizedHeading("## Relationship graph at scale", ARTICLES),
     "",
     `Command: \`flock /tmp/newsindex-bench.lock npm run bench:graph -- --articles ${ARTICLES}${MONTHS === 6 ? "" : ` --months ${MONTHS}`} --seconds ${SECONDS}${args.reuse ? " --reuse" : ""}\` (bench/graph-bench.ts). Machine: ${machine()}. Load average before: ${loadBefore}; after: ${loadAverage()}.`,
     "",
@@ -163,7 +163,7 @@ async function main(): Promise<void> {
     "|---|---|---|---:|---:|---|",
     ...table,
   ].join("\n");
-  writeSection(args.out, "graph", section);
+  writeSection(args.out, sizedSection("graph", ARTICLES), section);
   console.log(section);
 }
 

@@ -21,3 +21,13 @@ export function writeSection(path: string, name: string, body: string): void {
   const at = text.indexOf(ANALYSIS_MARKER);
   writeFileSync(path, at >= 0 ? `${text.slice(0, at)}${block}\n${text.slice(at)}` : `${text}\n${block}`);
 }
+
+/** A bench's section for a corpus of `articles`: 1M keeps the section's own name, other sizes get one of their own. */
+export function sizedSection(name: string, articles: number): string {
+  return articles === 1_000_000 ? name : `${name}-${articles}`;
+}
+
+/** A section's heading, naming the corpus size when it is not the 1M every target is set at. */
+export function sizedHeading(heading: string, articles: number): string {
+  return articles === 1_000_000 ? heading : `${heading} (${articles.toLocaleString("en")} articles)`;
+}
