@@ -20,12 +20,6 @@ export const DOCS_DIR = new URL("../docs/", import.meta.url).pathname;
 /** How long a shutdown waits for open connections before cutting them. */
 const SHUTDOWN_GRACE_MS = 10_000;
 
-/**
- * On SIGTERM, how long readiness fails before the API stops taking connections: a load balancer checking every
- * 2 s sees it (three failed checks) and stops sending calls, so none arrives at a closing listener.
- */
-const DRAIN_NOTICE_MS = 7_000;
-
 /** How often a running server looks for credit holds a crashed replica left on the shared store. */
 const ABANDONED_HOLDS_EVERY_MS = 60_000;
 
@@ -113,7 +107,8 @@ export async function serve(container: Container, config: Config, logger: Logger
     // Readiness fails first, and calls keep being answered until the balancer has seen it.
     draining = true;
     void stopBackground();
-    const notice = consoleServer === undefined ? 0 : DRAIN_NOTICE_MS;
+    // Readiness lives on the console listener: without it no balancer can be told, so there is nothing to wait for.
+    const notice = consoleServer === undefined ? 0 : config.drainSeconds * 1000;
     logger.info({ signal, drain_ms: notice }, "shutting down: draining");
     void new Promise((resolve) => setTimeout(resolve, notice)).then(stop).finally(() => process.exit(0));
   }

@@ -52,7 +52,8 @@ NEWSINDEX_CONSOLE_PORT (8081; off: no console), NEWSINDEX_TRUST_PROXY (off; on: 
 unsupported), NEWSINDEX_EMBEDDING_MODEL_DIR (another model directory of the shipped model's format),
 NEWSINDEX_EMBED_IN_SERVER (on; off leaves embedding to 'newsindex embed'), NEWSINDEX_READ_THREADS (cores, at most
 4: heavy index reads at once), NEWSINDEX_FOLLOW_POLL_SECONDS (60), NEWSINDEX_FOLLOW_ATTEMPTS (3),
-NEWSINDEX_FOLLOW_MISSING_AFTER_SECONDS (3600). See docs/operators.md.`;
+NEWSINDEX_FOLLOW_MISSING_AFTER_SECONDS (3600), NEWSINDEX_DRAIN_SECONDS (7; 0: no balancer, stop at once).
+See docs/operators.md.`;
 
 /** Wrong words on the command line: exit 2 with the usage. */
 export class UsageError extends Error {}

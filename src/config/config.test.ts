@@ -46,6 +46,17 @@ describe("embedding threads", () => {
   });
 });
 
+describe("drain notice", () => {
+  it("fails readiness for 7 s before a shutdown unless NEWSINDEX_DRAIN_SECONDS sets it, 0 stopping at once", () => {
+    expect(loadConfig({}).drainSeconds).toBe(7);
+    expect(loadConfig({ NEWSINDEX_DRAIN_SECONDS: "0" }).drainSeconds).toBe(0);
+    expect(loadConfig({ NEWSINDEX_DRAIN_SECONDS: "20" }).drainSeconds).toBe(20);
+    for (const bad of ["-1", "601", "2.5", "soon"]) {
+      expect(() => loadConfig({ NEWSINDEX_DRAIN_SECONDS: bad }), bad).toThrow(/drainSeconds/);
+    }
+  });
+});
+
 describe("OpenSearch settings", () => {
   it("reads one or more node URLs, comma-separated, and a name prefix defaulting to newsindex", () => {
     expect(loadConfig({}).opensearchUrls).toBeUndefined();

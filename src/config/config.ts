@@ -69,6 +69,12 @@ export const ConfigSchema = Type.Object({
    * the index's default (adapters/sqlite/sqlite-index-backend.ts).
    */
   readThreads: Type.Optional(Type.Integer({ minimum: 1, maximum: 64 })),
+  /**
+   * On SIGTERM or SIGINT, how long a server with a console listener fails readiness (`GET /ready`) while still
+   * answering, before it stops taking connections: long enough for a load balancer checking every 2 s to take it out
+   * after three failed checks. 0 for a server no balancer checks: it stops at once.
+   */
+  drainSeconds: Type.Integer({ minimum: 0, maximum: 600 }),
   /** The live follower (`serve --follow`) reads the feed's newest lists this often. */
   followPollSeconds: Type.Integer({ minimum: 1, maximum: 3600 }),
   /** Tries of a slot whose file does not match its listed size and md5 (or cannot be read) before it is `failed`. */
@@ -108,6 +114,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, overrides: ConfigOverrides = 
     embedInServer: overrides.embedInServer ?? env.NEWSINDEX_EMBED_IN_SERVER !== "off",
     embeddingThreads: overrides.embeddingThreads ?? numberOrRaw(env.NEWSINDEX_EMBEDDING_THREADS) ?? availableParallelism(),
     annMinMatches: overrides.annMinMatches ?? numberOrRaw(env.NEWSINDEX_ANN_MIN_MATCHES) ?? 20_000,
+    drainSeconds: overrides.drainSeconds ?? numberOrRaw(env.NEWSINDEX_DRAIN_SECONDS) ?? 7,
     followPollSeconds: overrides.followPollSeconds ?? numberOrRaw(env.NEWSINDEX_FOLLOW_POLL_SECONDS) ?? 60,
     followAttempts: overrides.followAttempts ?? numberOrRaw(env.NEWSINDEX_FOLLOW_ATTEMPTS) ?? 3,
     followMissingAfterSeconds:

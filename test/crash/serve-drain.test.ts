@@ -73,7 +73,11 @@ describe("SIGTERM to newsindex serve", () => {
   it("fails /ready with draining, answers calls under way and arriving, then exits 0", async () => {
     const port = await freePort();
     const opsPort = await freePort();
-    const cli = spawnCli(["serve", "--data-dir", dir, "--port", String(port)], { NEWSINDEX_CONSOLE_PORT: String(opsPort) });
+    const cli = spawnCli(["serve", "--data-dir", dir, "--port", String(port)], {
+      NEWSINDEX_CONSOLE_PORT: String(opsPort),
+      // The product's default notice, long enough for the checks below to run inside it.
+      NEWSINDEX_DRAIN_SECONDS: "7",
+    });
     const origin = `http://127.0.0.1:${port}`;
     const ready = `http://127.0.0.1:${opsPort}/ready`;
     const headers = { "x-api-key": key };

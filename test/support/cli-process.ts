@@ -37,8 +37,16 @@ export function spawnCli(args: readonly string[], env: Record<string, string> = 
   const child = spawn(process.execPath, [...CLI, ...args], {
     cwd: ROOT,
     // A served process does not embed in the background unless a test asks: the model's CPU would slow the others.
-    // Its console listens on a free port: tests run side by side.
-    env: { ...process.env, LOG_LEVEL: "silent", NEWSINDEX_EMBED_IN_SERVER: "off", NEWSINDEX_CONSOLE_PORT: "0", ...env },
+    // Its console listens on a free port: tests run side by side. No balancer checks it, so a SIGTERM stops it at
+    // once (serve-drain.test.ts sets the notice it tests).
+    env: {
+      ...process.env,
+      LOG_LEVEL: "silent",
+      NEWSINDEX_EMBED_IN_SERVER: "off",
+      NEWSINDEX_CONSOLE_PORT: "0",
+      NEWSINDEX_DRAIN_SECONDS: "0",
+      ...env,
+    },
   });
   let stdout = "";
   let stderr = "";

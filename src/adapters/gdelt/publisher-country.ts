@@ -1,7 +1,8 @@
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { openDecompressed } from "./input-stream.js";
-import { physicalLines } from "./physical-lines.js";
+import { promisify } from "node:util";
+import { gunzip } from "node:zlib";
 
 // publisher_country: GDELT's domain -> country table (the country a domain's articles
 // were most often geolocated to, 2015-2021) first, then the source's country-code TLD.
@@ -25,15 +26,14 @@ const GENERIC_CCTLDS: ReadonlySet<string> = new Set(["ai", "cc", "co", "fm", "io
 const FIPS_CODE = /^[A-Z]{2}$/;
 const DOMAIN_LIKE = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
 
-async function* lines(path: string): AsyncGenerator<string> {
-  const stream = await openDecompressed(path);
-  try {
-    for await (const physical of physicalLines(stream)) {
-      if ("text" in physical) yield physical.text;
-    }
-  } finally {
-    stream.destroy();
-  }
+/**
+ * Every line of a small table (gzip or plain), read whole: the domain table's 540,000 lines are read by every
+ * process and parse thread that ingests, and a line at a time through a stream cost it seconds of CPU.
+ */
+async function lines(path: string): Promise<string[]> {
+  const bytes = await readFile(path);
+  const text = (path.endsWith(".gz") ? await promisify(gunzip)(bytes) : bytes).toString("utf8");
+  return text.split("\n").map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
 }
 
 function resolveIn(dataDir: string | URL, relative: string): string {
@@ -46,7 +46,7 @@ function resolveIn(dataDir: string | URL, relative: string): string {
 async function loadDomainTable(path: string): Promise<Map<string, string>> {
   const best = new Map<string, { code: string; count: number }>();
   let header = true;
-  for await (const line of lines(path)) {
+  for (const line of await lines(path)) {
     if (header) {
       header = false;
       if (line.startsWith("domain,")) continue;
@@ -70,7 +70,7 @@ async function loadDomainTable(path: string): Promise<Map<string, string>> {
 /** GeoNames countryInfo: ISO, ISO3, ISO-Numeric, fips, name, capital, area, population, continent, tld, ... */
 async function loadTldTable(path: string): Promise<Map<string, string>> {
   const table = new Map<string, string>();
-  for await (const line of lines(path)) {
+  for (const line of await lines(path)) {
     if (line.startsWith("#") || line.trim() === "") continue;
     const f = line.split("\t");
     const fips = f[3]?.trim() ?? "";
@@ -82,19 +82,33 @@ async function loadTldTable(path: string): Promise<Map<string, string>> {
   return table;
 }
 
+/** The tables read so far in this thread, by their files. */
+const loaded = new Map<string, Promise<PublisherCountryLookup>>();
+
 export class PublisherCountryLookup implements PublisherCountryResolver {
   constructor(
     private readonly byDomain: ReadonlyMap<string, string>,
     private readonly byTld: ReadonlyMap<string, string>,
   ) {}
 
-  /** Loads both tables from `dataDir` (a path or file: URL; default: the project's `data/`). */
-  static async load(dataDir: string | URL = DEFAULT_DATA_DIR): Promise<PublisherCountryLookup> {
-    const [byDomain, byTld] = await Promise.all([
-      loadDomainTable(resolveIn(dataDir, DOMAIN_TABLE)),
-      loadTldTable(resolveIn(dataDir, COUNTRY_INFO)),
-    ]);
-    return new PublisherCountryLookup(byDomain, byTld);
+  /**
+   * Both tables of `dataDir` (a path or file: URL; default: the project's `data/`), read once per thread: every
+   * ingest service a process builds shares them (they never change while it runs).
+   */
+  static load(dataDir: string | URL = DEFAULT_DATA_DIR): Promise<PublisherCountryLookup> {
+    const domains = resolveIn(dataDir, DOMAIN_TABLE);
+    const countries = resolveIn(dataDir, COUNTRY_INFO);
+    const key = `${domains}\n${countries}`;
+    let lookup = loaded.get(key);
+    if (lookup === undefined) {
+      lookup = Promise.all([loadDomainTable(domains), loadTldTable(countries)]).then(
+        ([byDomain, byTld]) => new PublisherCountryLookup(byDomain, byTld),
+      );
+      loaded.set(key, lookup);
+      // A table that could not be read is tried again by the next caller.
+      lookup.catch(() => loaded.delete(key));
+    }
+    return lookup;
   }
 
   get domainCount(): number {
