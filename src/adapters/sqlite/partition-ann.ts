@@ -2,12 +2,11 @@ import { readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:
 import { createRequire } from "node:module";
 import type * as USearch from "usearch";
 import type { ArticlePartition } from "./article-partition.js";
-import { lastEmbedded, VECTORS_SCHEMA } from "./partition-vectors.js";
-import { int8Components, quantise } from "./vector-codec.js";
+import { lastEmbedded, toVector, VECTORS_SCHEMA } from "./partition-vectors.js";
 import { hasCode, warnRecovered } from "../../shared/caught.js";
 
 // The approximate-nearest-neighbour index of one monthly index: an HNSW graph
-// (usearch, int8 components, cosine: vector-codec.ts) over the vectors of
+// (usearch, float32, inner product) over the vectors of
 // `article_vectors`, keyed by article rowid, in files
 // beside the monthly index:
 //
@@ -35,8 +34,12 @@ import { hasCode, warnRecovered } from "../../shared/caught.js";
 const { Index, MetricKind, ScalarKind } = createRequire(import.meta.url)("usearch") as typeof USearch;
 type Index = USearch.Index;
 
-/** 3: int8 cosine (2 was float32 inner product: such a graph is rebuilt, the exact scan answering meanwhile). */
-export const ANN_FORMAT = 3;
+/**
+ * 4: float32 inner product, the graph's scores exact. 3 held int8 components whose neighbours were re-scored from the
+ * stored vectors, one SQLite read each: the 1,000 nearest of six months took 141 ms against 20 (bench/RESULTS.md,
+ * "Semantic ranking"). Another format's graph is rebuilt, the exact scan answering meanwhile.
+ */
+export const ANN_FORMAT = 4;
 /** Graph parameters: neighbours per node, and the candidate lists of insertion and search (measured). */
 const CONNECTIVITY = 32;
 const EXPANSION_ADD = 256;
@@ -91,8 +94,8 @@ function filesMatch(paths: ReturnType<typeof annPaths>, meta: AnnMeta | undefine
 function indexOf(dimensions: number): Index {
   return new Index({
     dimensions,
-    metric: MetricKind.Cos,
-    quantization: ScalarKind.I8,
+    metric: MetricKind.IP,
+    quantization: ScalarKind.F32,
     connectivity: CONNECTIVITY,
     expansion_add: EXPANSION_ADD,
     expansion_search: EXPANSION_SEARCH,
@@ -105,8 +108,8 @@ export interface AnnView {
   meta: AnnMeta;
   /**
    * At least the nearest `k` articles the files cover (the nodes nearest, each
-   * followed by its copies), best first, with the cosine of their int8
-   * components (close to the float32 one, not equal: callers re-score); ties newest (highest rowid) first. Articles in `skip` are left
+   * followed by its copies), best first, with their dot product (cosine
+   * similarity), as the exact scan scores them; ties newest (highest rowid) first. Articles in `skip` are left
    * out and not counted towards `k` (/similar's seed story: thousands of copies
    * of a few vectors, which would otherwise widen the search by as many).
    */
@@ -157,9 +160,8 @@ export function annView(dbPath: string, model: string, dimensions: number): AnnV
       search(vector, k, skip) {
         const skipped = skip === undefined || skip.size === 0 ? 0 : skippedNodes(skip);
         let nodes = Math.min(meta.vectors, Math.ceil(k * share * 1.5) + 16 + skipped);
-        const query = quantise(vector).components;
         for (;;) {
-          const found = index.search(query, Math.max(1, nodes), 1);
+          const found = index.search(vector, Math.max(1, nodes), 1);
           const out: Array<{ rowid: number; score: number }> = [];
           for (let i = 0; i < found.keys.length; i++) {
             const rowid = Number(found.keys[i]);
@@ -273,7 +275,7 @@ export class AnnBuilder {
       if (fresh.length > 0) {
         index.add(
           BigUint64Array.from(fresh, (r) => BigInt(r.rowid)),
-          fresh.map((r) => int8Components(r.embedding)),
+          fresh.map((r) => toVector(r.embedding)),
           options.threads ?? 1,
         );
       }

@@ -102,9 +102,6 @@ export function nearest(
   return { hits: describe(partition, top), scored: rows.length, unembedded };
 }
 
-/** How many more neighbours than it keeps the graph is asked for (its int8 cosine is re-scored in float32). */
-const GRAPH_OVERSAMPLE = 1.5;
-
 /**
  * The graph's answer (partition-ann.ts), every filter checked exactly on what
  * it returns: it is asked for more neighbours than `k` in proportion to the
@@ -131,10 +128,7 @@ function nearestByGraph(
   let passed: Array<{ rowid: number; score: number }> = [];
   let scored = 0;
   for (let attempt = 0; ; attempt++) {
-    // The int8 graph orders near-ties unlike the float32 vectors: asked for more, re-scored, cut back to `fetch`.
-    const asked = Math.min(covered, Math.ceil(fetch * GRAPH_OVERSAMPLE));
-    const all = rescored(partition, graph.search(query, asked, skip), query);
-    const found = all.slice(0, fetch);
+    const found = graph.search(query, fetch, skip);
     scored = found.length;
     const keep = whole
       ? undefined
@@ -144,7 +138,7 @@ function nearestByGraph(
           found.map((f) => f.rowid),
         );
     passed = keep === undefined ? found : found.filter((f) => keep.has(f.rowid));
-    if (passed.length >= k || all.length < asked || fetch >= covered) break;
+    if (passed.length >= k || found.length < fetch || fetch >= covered) break;
     if (attempt === 1) return undefined;
     fetch = Math.min(covered, fetch * 4);
   }
@@ -164,24 +158,6 @@ function nearestByGraph(
   const merged = [...passed, ...topK(tail, query, k, skip).filter((t) => !seen.has(t.rowid))];
   merged.sort(byScoreDesc);
   return { hits: merged.slice(0, k), scored: scored + tail.length, unembedded: unembeddedMatches(partition, search) };
-}
-
-/**
- * The graph's neighbours scored as the exact scan scores them (the stored float32 vectors, not the graph's cosine of
- * int8 components), best first: recall as the float32 graph's (measured), and one scale to merge indexes' answers on.
- */
-function rescored(
-  partition: ArticlePartition,
-  found: ReadonlyArray<{ rowid: number; score: number }>,
-  query: Float32Array,
-): Array<{ rowid: number; score: number }> {
-  if (found.length === 0) return [];
-  const rows = partition.statements
-    .get("SELECT v.rowid, v.embedding FROM json_each(?) j JOIN article_vectors v ON v.rowid = j.value")
-    // In rowid order: the table's order, several times faster to read than the graph's order (measured, filtered rows).
-    .all(JSON.stringify(found.map((f) => f.rowid).sort((a, b) => a - b))) as Array<{ rowid: number; embedding: Buffer | null }>;
-  const out = rows.flatMap((r) => (r.embedding === null ? [] : [{ rowid: r.rowid, score: dot(r.embedding, query) }]));
-  return out.sort(byScoreDesc);
 }
 
 /** Upper bound on the filter matches here: the rarest filter term's articles, else the whole index. */

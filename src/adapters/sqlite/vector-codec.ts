@@ -1,11 +1,11 @@
-// The int8 form of a vector that the nearest-neighbour graphs hold
-// (partition-ann.ts): each component rounded to the nearest multiple of
-// (largest |component| / 127), so the largest keeps full range (the vectors
-// are unit length and their components small: usearch's own cast, ×127 and
-// truncated, keeps ~3 bits of each). The graph compares these by cosine, which
-// ignores each vector's scale; its neighbours are then scored with the stored
-// float32 vectors. Stored vectors stay float32: int8 ones lose too much recall
-// (bench/RESULTS.md, "Vectors").
+// The int8 form of a vector, measured against float32 for the graphs and the
+// stored vectors (bench/vectors-bench.ts, bench/RESULTS.md "Vectors"): each
+// component rounded to the nearest multiple of (largest |component| / 127), so
+// the largest keeps full range (the vectors are unit length and their
+// components small: usearch's own cast, ×127 and truncated, keeps ~3 bits of
+// each). Neither is int8 today: stored int8 vectors lose too much recall, and
+// an int8 graph's neighbours had to be read back from the index to be scored
+// (partition-ann.ts, ANN_FORMAT).
 
 /** A vector's scale (its largest |component| / 127) and int8 components. */
 export function quantise(vector: Float32Array): { scale: number; components: Int8Array } {
@@ -17,7 +17,7 @@ export function quantise(vector: Float32Array): { scale: number; components: Int
   return { scale, components };
 }
 
-/** The int8 components of a stored float32 vector, for the graph. */
+/** The int8 components of a stored float32 vector (measured against float32 in bench/vectors-bench.ts). */
 export function int8Components(blob: Buffer): Int8Array {
   return quantise(toFloat32(blob)).components;
 }

@@ -9,10 +9,10 @@ import { catchUpEmbeddings } from "../../src/usecases/embedding/embedding-catch-
 import { scaledShape } from "../support/test-shape.js";
 import { json, SAMPLE_FILES, startTestServer, type TestServer } from "../support/test-server.js";
 
-// The nearest-neighbour graph of int8 components (adapters/sqlite/vector-codec.ts,
-// partition-ann.ts), on real sample articles embedded with the shipped model:
-// it ranks what the exact float32 scan ranks, and a graph of the earlier
-// float32 format is answered around, then rebuilt.
+// The nearest-neighbour graph (adapters/sqlite/partition-ann.ts, float32 inner
+// product), on real sample articles embedded with the shipped model: it ranks
+// what the exact scan ranks, with its scores, and a graph of an earlier format
+// (3: int8 components) is answered around, then rebuilt.
 
 const MONTH = "202307";
 let dir = "";
@@ -28,9 +28,9 @@ const answers = async (s: TestServer): Promise<string[][]> =>
     QUERIES.map(async (q) => ids(await json(await s.get(`/search?q=${encodeURIComponent(q)}&mode=semantic&limit=20`)))),
   );
 
-describe.skipIf(scaledShape())("the int8 graph", () => {
+describe.skipIf(scaledShape())("the nearest-neighbour graph's format", () => {
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), "newsindex-int8-"));
+    dir = mkdtempSync(join(tmpdir(), "newsindex-graph-format-"));
     dataDir = join(dir, "data");
     dbPath = join(dataDir, "index", `articles-${MONTH}.db`);
     // The first 400 lines of the 2023 batch: enough articles for rankings to differ, few enough to embed quickly.
@@ -44,11 +44,11 @@ describe.skipIf(scaledShape())("the int8 graph", () => {
     if (dir !== "") rmSync(dir, { recursive: true, force: true });
   });
 
-  it("the graph holds int8 components: under 1,000 bytes a node (float32 took about 1,800)", () => {
+  it("the graph holds the float32 vectors themselves: format 4, at least 384 x 4 bytes a node", () => {
     const meta = JSON.parse(readFileSync(metaPath(), "utf8")) as { format: number; vectors: number; bytes: number };
-    expect(meta.format).toBe(3);
+    expect(meta.format).toBe(4);
     expect(meta.vectors).toBeGreaterThan(200);
-    expect(meta.bytes / meta.vectors).toBeLessThan(1000);
+    expect(meta.bytes / meta.vectors).toBeGreaterThan(384 * 4);
   });
 
   it("ranks through the graph the top 10 the exact float32 scan ranks, for the judged queries (recall >= 0.99)", async () => {
@@ -63,7 +63,7 @@ describe.skipIf(scaledShape())("the int8 graph", () => {
         const fromGraph = await server.container.index.nearest(near);
         const scanned = await exact.container.index.nearest(near);
         expect(fromGraph.scored).toBeLessThan(scanned.scored);
-        // Scores are the stored float32 vectors' (re-scored), so an article tying the exact 10th is as good an answer.
+        // The graph scores as the scan does (float32 dot products), so an article tying the exact 10th is as good an answer.
         const floor = (scanned.hits[scanned.hits.length - 1]?.score ?? 1) - 1e-6;
         const truth = new Set(scanned.hits.map((h) => h.id));
         hits += fromGraph.hits.filter((h) => truth.has(h.id) || h.score >= floor).length;
@@ -75,14 +75,14 @@ describe.skipIf(scaledShape())("the int8 graph", () => {
     }
   }, 120_000);
 
-  it("a graph of the earlier format (float32) is not used: the exact scan answers, then the stage rebuilds it as int8", async () => {
+  it("a graph of an earlier format (int8) is not used: the exact scan answers, then the stage rebuilds it", async () => {
     const before = await answers(server);
     await server.close();
-    writeFileSync(metaPath(), JSON.stringify({ ...(JSON.parse(readFileSync(metaPath(), "utf8")) as object), format: 2 }));
+    writeFileSync(metaPath(), JSON.stringify({ ...(JSON.parse(readFileSync(metaPath(), "utf8")) as object), format: 3 }));
     server = await startTestServer({ dataDir, files: [], config: { annMinMatches: 0 } });
     expect(await answers(server)).toEqual(before);
     await catchUpEmbeddings(server.container.embeddingStage());
-    expect((JSON.parse(readFileSync(metaPath(), "utf8")) as { format: number }).format).toBe(3);
+    expect((JSON.parse(readFileSync(metaPath(), "utf8")) as { format: number }).format).toBe(4);
     expect(await answers(server)).toEqual(before);
   }, 120_000);
 });
