@@ -17,7 +17,7 @@
 import { execFile, spawn } from "node:child_process";
 import { once } from "node:events";
 import { createServer } from "node:net";
-import { resolve } from "node:path";
+import { relative, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { promisify } from "node:util";
 import { parseArgs } from "node:util";
@@ -121,7 +121,7 @@ const loop = loopReports[1];
 
 const body = [
   `${args.label ? `${args.label}. ` : ""}Machine: ${machine()}. Load average before / after (1, 5, 15 min): ${loadBefore} → ${loadAfter}.`,
-  `Command: \`node --import tsx bench/mixed-load-bench.ts --data-dir ${dataDir} --seconds ${seconds}${args["node-flags"] ? ` --node-flags="${args["node-flags"]}"` : ""}\` (server: \`${server} serve\`, NEWSINDEX_READ_THREADS=${process.env.NEWSINDEX_READ_THREADS ?? "default"}).`,
+  `Command: \`node --import tsx bench/mixed-load-bench.ts --data-dir ${relative(process.cwd(), dataDir)} --seconds ${seconds}${args["node-flags"] ? ` --node-flags="${args["node-flags"]}"` : ""}\` (server: \`${relative(process.cwd(), server)} serve\`, NEWSINDEX_READ_THREADS=${process.env.NEWSINDEX_READ_THREADS ?? "default"}).`,
   "",
   ...mixedLoadLines(figures),
   "",
@@ -136,4 +136,5 @@ console.log(
     eventLoop: loop,
   }),
 );
-if (args.out) writeSection(args.out, args.section, body);
+if (args.out)
+  writeSection(args.out, args.section, `## The mixed load from outside${args.label ? ` (${args.label})` : ""}\n\n${body}`);
