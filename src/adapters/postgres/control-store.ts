@@ -34,6 +34,7 @@ import { HOLDER_LOCK, PostgresCreditCounters } from "./credit-counters.js";
 import { prepared } from "./transaction.js";
 import { PostgresWatchStore } from "./watch-store.js";
 import { PostgresFollowerLease, PostgresSlotLedger } from "./slot-ledger.js";
+import { schemaLockSql } from "./schema-lock.js";
 
 // The control store on PostgreSQL, shared by every API replica in the scaled
 // shape: every replica reports the same figures, and admission stays exact
@@ -79,9 +80,9 @@ export class PostgresControlStore implements ControlStore {
   private async migrate(): Promise<void> {
     const s = this.s;
     // One query string runs as one transaction: replicas starting together would race on CREATE ... IF NOT EXISTS
-    // (a unique violation in the catalog), so each takes the migration lock first and one migrates at a time.
+    // (a unique violation in the catalog), so each takes the schema's lock first and one migrates at a time.
     await this.pool.query(`
-      SELECT pg_advisory_xact_lock(hashtext('${s}.control'));
+      ${schemaLockSql(s)};
       CREATE SCHEMA IF NOT EXISTS ${s};
       CREATE TABLE IF NOT EXISTS ${s}.tenants (
         id TEXT PRIMARY KEY, name TEXT NOT NULL UNIQUE, plan TEXT NOT NULL,

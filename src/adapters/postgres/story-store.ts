@@ -5,6 +5,7 @@ import { indexKeys, lookupKeys, MIN_SHARED_KEYS } from "../../domain/stories/sto
 import type { StoryCandidate, StoryStore } from "../../ports/story-store.js";
 import { OtherClusteringVersionError } from "../clustering-version.js";
 import { dayOf, daysBetween, HeldArticles, type HeldDaySource } from "../held-articles.js";
+import { schemaLockSql } from "./schema-lock.js";
 
 // The story clustering state in PostgreSQL, beside the control store's tables
 // (same database and schema), so whichever process leads ingest next reads the
@@ -109,8 +110,9 @@ export class PostgresStoryStore implements StoryStore {
     const db = await this.pool.connect();
     try {
       await db.query("BEGIN");
-      // Concurrent CREATE ... IF NOT EXISTS can still collide: starting processes take turns.
-      await db.query(`SELECT pg_advisory_xact_lock(hashtextextended($1, 0))`, [`${s}.migrate`]);
+      // Concurrent CREATE ... IF NOT EXISTS can still collide: starting processes, and the control store creating the
+      // same schema, take turns.
+      await db.query(schemaLockSql(s));
       await db.query(`CREATE SCHEMA IF NOT EXISTS ${s}`);
       await this.createTables(db);
       const { rows } = await db.query<{ value: string }>(`SELECT value FROM ${s}.story_meta WHERE key = 'clustering_version'`);
