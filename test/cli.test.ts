@@ -224,7 +224,8 @@ async function startAndQuery(dataDir: string): Promise<{ key: string; total: num
   const port = await freePort();
   const child = spawn(process.execPath, [...CLI, "start", "--data-dir", dataDir, "--port", String(port)], {
     cwd: ROOT,
-    env: { ...process.env, LOG_LEVEL: "silent", NEWSINDEX_CONSOLE_PORT: "0" },
+    // No balancer checks it: SIGTERM stops it at once (the drain notice is serve-drain.test.ts's).
+    env: { ...process.env, LOG_LEVEL: "silent", NEWSINDEX_CONSOLE_PORT: "0", NEWSINDEX_DRAIN_SECONDS: "0" },
   });
   let stdout = "";
   let stderr = "";
