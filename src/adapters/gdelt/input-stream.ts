@@ -1,4 +1,4 @@
-import { createReadStream } from "node:fs";
+import { closeSync, createReadStream, openSync, readSync } from "node:fs";
 import { open } from "node:fs/promises";
 import { pipeline, type Readable } from "node:stream";
 import { createGunzip } from "node:zlib";
@@ -23,17 +23,32 @@ function startsWith(bytes: Uint8Array, magic: readonly number[]): boolean {
   return magic.every((byte, i) => bytes[i] === byte);
 }
 
+/** The compression a file's first bytes (at least 4 of them, when it has them) say it has. */
+export function compressionOf(head: Uint8Array): Compression {
+  if (startsWith(head, GZIP_MAGIC)) return "gzip";
+  if (startsWith(head, ZIP_MAGIC)) return "zip";
+  return "none";
+}
+
 export async function sniffCompression(path: string): Promise<Compression> {
   const handle = await open(path, "r");
   try {
     const head = new Uint8Array(4);
     const { bytesRead } = await handle.read(head, 0, head.length, 0);
-    const bytes = head.subarray(0, bytesRead);
-    if (startsWith(bytes, GZIP_MAGIC)) return "gzip";
-    if (startsWith(bytes, ZIP_MAGIC)) return "zip";
-    return "none";
+    return compressionOf(head.subarray(0, bytesRead));
   } finally {
     await handle.close();
+  }
+}
+
+/** sniffCompression without waiting: for a choice made before a file is opened (parse-thread.ts). */
+export function sniffCompressionSync(path: string): Compression {
+  const fd = openSync(path, "r");
+  try {
+    const head = new Uint8Array(4);
+    return compressionOf(head.subarray(0, readSync(fd, head, 0, head.length, 0)));
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -1,6 +1,7 @@
-import { closeSync, openSync, readSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import type { ArticleSource, ReadOptions, SourceRecord } from "../../ports/article-source.js";
 import { besideModule, WorkerRpc } from "../threads/worker-rpc.js";
+import { sniffCompressionSync } from "./input-stream.js";
 import type { ParseChunk, ParseRequest } from "./parse-worker.js";
 
 // GKG files parsed on a thread of their own (parse-worker.ts), so the ingest
@@ -73,25 +74,15 @@ export class ParseThreadSource implements ArticleSource {
   }
 }
 
-/** The file's size; 0 when it cannot be read, so the inline source reports why. */
-/** A file's size in compressed bytes: as it is for gzip and zip, a third of it for plain text. */
+/**
+ * A file's size in compressed bytes: as it is for gzip and zip, a third of it for plain text; 0 when it cannot be
+ * read, so the inline source reports why.
+ */
 function sizeOf(path: string): number {
   try {
     const bytes = statSync(path).size;
-    return compressed(path) ? bytes : bytes / PLAIN_PER_COMPRESSED;
+    return sniffCompressionSync(path) === "none" ? bytes / PLAIN_PER_COMPRESSED : bytes;
   } catch {
     return 0;
-  }
-}
-
-/** Starts as gzip (1f 8b) or zip (PK) does. */
-function compressed(path: string): boolean {
-  const fd = openSync(path, "r");
-  try {
-    const head = Buffer.alloc(2);
-    readSync(fd, head, 0, 2, 0);
-    return (head[0] === 0x1f && head[1] === 0x8b) || (head[0] === 0x50 && head[1] === 0x4b);
-  } finally {
-    closeSync(fd);
   }
 }

@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
+import { compressionOf } from "./input-stream.js";
 
 // publisher_country: GDELT's domain -> country table (the country a domain's articles
 // were most often geolocated to, 2015-2021) first, then the source's country-code TLD.
@@ -32,7 +33,7 @@ const DOMAIN_LIKE = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
  */
 async function lines(path: string): Promise<string[]> {
   const bytes = await readFile(path);
-  const text = (path.endsWith(".gz") ? await promisify(gunzip)(bytes) : bytes).toString("utf8");
+  const text = (compressionOf(bytes) === "gzip" ? await promisify(gunzip)(bytes) : bytes).toString("utf8");
   return text.split("\n").map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
 }
 
