@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readFileSync, renameSync } from "node:fs";
 import { join } from "node:path";
 import { FeedClient } from "./adapters/gdelt/feed-client.js";
 import { GkgArticleSource } from "./adapters/gdelt/gkg-source.js";
-import { ParseThreadSource } from "./adapters/gdelt/parse-thread.js";
+import { withParseThread } from "./adapters/gdelt/parse-thread.js";
 import { PublisherCountryLookup } from "./adapters/gdelt/publisher-country.js";
 import { openSearchClient } from "./adapters/opensearch/client.js";
 import { OpenSearchEmbeddingStage } from "./adapters/opensearch/embedding-stage.js";
@@ -153,8 +153,8 @@ export function createContainer(config: Config, clock: Clock = systemClock, opti
           // Batches after the first are clustered on a thread of their own, over the same stories.db.
           clusterer = new StoryClusterer(storyStore, () => new SqliteClusteringThread(storiesPath));
         }
-        // Big files are parsed on a thread of their own, beside clustering and the index writer.
-        const source = new ParseThreadSource(new GkgArticleSource(lookup));
+        // Big files are parsed on a thread of their own, beside clustering and the index writer, given a core for it.
+        const source = withParseThread(new GkgArticleSource(lookup));
         return new IngestService(source, index, config.ingestBatchSize, clock, {
           clusterer,
           index: engine.stories,

@@ -5,7 +5,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { SourceRecord } from "../../ports/article-source.js";
 import { GkgArticleSource } from "./gkg-source.js";
-import { ParseThreadSource } from "./parse-thread.js";
+import { ParseThreadSource, withParseThread } from "./parse-thread.js";
 
 // The parse thread must hand over exactly what the GKG source reads in the
 // ingest thread: every record, good and bad, in order, file after file.
@@ -79,5 +79,14 @@ describe("ParseThreadSource", () => {
     const small = new ParseThreadSource(inline);
     expect(await readAll(small, FILES[1] as string)).toEqual(await readAll(inline, FILES[1] as string));
     await small.release();
+  });
+});
+
+describe("withParseThread", () => {
+  it("parses on a thread only where a core is left for it beside ingest, clustering and the writer", async () => {
+    const inline = await GkgArticleSource.create();
+    expect(withParseThread(inline, 2)).toBe(inline);
+    expect(withParseThread(inline, 3)).toBe(inline);
+    expect(withParseThread(inline, 4)).toBeInstanceOf(ParseThreadSource);
   });
 });

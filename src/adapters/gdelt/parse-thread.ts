@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import { availableParallelism } from "node:os";
 import type { ArticleSource, ReadOptions, SourceRecord } from "../../ports/article-source.js";
 import { besideModule, WorkerRpc } from "../threads/worker-rpc.js";
 import { sniffCompressionSync } from "./input-stream.js";
@@ -8,7 +9,8 @@ import type { ParseChunk, ParseRequest } from "./parse-worker.js";
 // thread only clusters, prepares rows and hands them to the writer. The thread
 // reads one chunk ahead, and the first chunk of the file read next. It starts
 // on the first file big enough to pay for its start and stays until
-// `release`; smaller files are read here, by `inline`.
+// `release`; smaller files are read here, by `inline`. Only a machine with a
+// core for it has one (withParseThread).
 
 /** Records per hand-over: fewer round trips, and memory still flat (one chunk read ahead). */
 const CHUNK = 1000;
@@ -21,6 +23,12 @@ const CHUNK = 1000;
 export const PARSE_THREAD_MIN_BYTES = 4 << 20;
 /** GKG text deflates about 3 to 1 (the bundled 2023 batch: 11.9 MB in 3.8 MB of gzip): a plain file counts a third. */
 const PLAIN_PER_COMPRESSED = 3;
+/**
+ * Cores from which ingest parses on a thread: the ingest thread, the clustering thread and the index writer keep
+ * three busy. On two cores the thread changed nothing in records/s (95k corpus, bench/RESULTS.md "Ingest through the
+ * whole pipeline") and took about 10% more CPU for the hand-over, which the API's read threads then lack.
+ */
+export const PARSE_THREAD_MIN_CORES = 4;
 /** The thread's young generation (MiB): a chunk's short-lived strings die there instead of being promoted and marked. */
 const YOUNG_GENERATION_MB = 64;
 
@@ -72,6 +80,11 @@ export class ParseThreadSource implements ArticleSource {
   async release(): Promise<void> {
     await this.thread.close({ kind: "close" });
   }
+}
+
+/** `inline`, with big files parsed on a thread when the machine has a core for it (PARSE_THREAD_MIN_CORES). */
+export function withParseThread(inline: ArticleSource, cores = availableParallelism()): ArticleSource {
+  return cores >= PARSE_THREAD_MIN_CORES ? new ParseThreadSource(inline) : inline;
 }
 
 /**
