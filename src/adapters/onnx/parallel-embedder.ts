@@ -14,49 +14,31 @@ import type { SessionRequest, SessionThreadData } from "./session-thread.js";
 export class ParallelEmbedder implements Embedder {
   readonly model: string;
   readonly dimensions: number;
+  /** The other sessions' threads, started by the first embed (a run with nothing to embed never loads them). */
+  private others: Promise<Array<WorkerRpc<SessionRequest, Float32Array[]>>> | undefined;
 
   private constructor(
     private readonly local: OnnxEmbedder,
-    private readonly others: ReadonlyArray<WorkerRpc<SessionRequest, Float32Array[]>>,
+    private readonly dir: string,
+    readonly sessions: number,
   ) {
     this.model = local.model;
     this.dimensions = local.dimensions;
   }
 
-  /** `sessions` model sessions (at least 1), each loaded before this resolves. */
+  /** `sessions` model sessions (at least 1): the calling thread's is loaded before this resolves, the others on first use. */
   static async load(dir: string, sessions: number): Promise<ParallelEmbedder> {
-    const others = Array.from(
-      { length: Math.max(0, sessions - 1) },
-      (_, k) =>
-        new WorkerRpc<SessionRequest, Float32Array[]>(
-          { module: besideModule(import.meta.url, "session-thread"), exportName: "serveSession" },
-          `embedding session thread ${k + 1}`,
-          { modelDir: dir } satisfies SessionThreadData,
-        ),
-    );
-    try {
-      const [local] = await Promise.all([
-        OnnxEmbedder.load(dir),
-        ...others.map((o) => o.call({ kind: "embed", encoded: [[101, 102]] })),
-      ]);
-      return new ParallelEmbedder(local, others);
-    } catch (error) {
-      await Promise.all(others.map((o) => o.close()));
-      throw error;
-    }
-  }
-
-  get sessions(): number {
-    return this.others.length + 1;
+    return new ParallelEmbedder(await OnnxEmbedder.load(dir), dir, Math.max(1, sessions));
   }
 
   async embed(texts: readonly string[], role: "query" | "passage"): Promise<Float32Array[]> {
     const prefix = this.local.prefixOf(role);
     const encoded = texts.map((t) => this.local.tokenIds(prefix + t));
     const shares = shareOut(encoded, this.sessions);
+    const others = shares.length > 1 ? await this.startOthers() : [];
     // The other threads' shares are sent first: the local share then runs beside them.
     const sent = shares.slice(1).map((share, k) =>
-      (this.others[k] as WorkerRpc<SessionRequest, Float32Array[]>).call({
+      (others[k] as WorkerRpc<SessionRequest, Float32Array[]>).call({
         kind: "embed",
         encoded: share.map((i) => encoded[i] as number[]),
       }),
@@ -69,8 +51,34 @@ export class ParallelEmbedder implements Embedder {
     return out;
   }
 
+  /** The other sessions, each loaded (a first embed) before it is given a share; a failed start is tried again next time. */
+  private startOthers(): Promise<Array<WorkerRpc<SessionRequest, Float32Array[]>>> {
+    this.others ??= (async () => {
+      const others = Array.from(
+        { length: this.sessions - 1 },
+        (_, k) =>
+          new WorkerRpc<SessionRequest, Float32Array[]>(
+            { module: besideModule(import.meta.url, "session-thread"), exportName: "serveSession" },
+            `embedding session thread ${k + 1}`,
+            { modelDir: this.dir } satisfies SessionThreadData,
+          ),
+      );
+      try {
+        await Promise.all(others.map((o) => o.call({ kind: "embed", encoded: [[101, 102]] })));
+        return others;
+      } catch (error) {
+        this.others = undefined;
+        await Promise.all(others.map((o) => o.close()));
+        throw error;
+      }
+    })();
+    return this.others;
+  }
+
   async close(): Promise<void> {
-    await Promise.all(this.others.map((o) => o.close({ kind: "close" }).catch(() => undefined)));
+    const others = (await this.others?.catch(() => undefined)) ?? [];
+    this.others = undefined;
+    await Promise.all(others.map((o) => o.close({ kind: "close" }).catch(() => undefined)));
     await this.local.close();
   }
 }
