@@ -104,7 +104,7 @@ export class PartitionWriter {
           a.language,
           encodeTerms(ids),
         ).lastInsertRowid;
-        insertDoc.run(rowid, asBuffer(a.doc));
+        insertDoc.run(rowid, encodeDoc(a.json));
         insertFts.run(rowid, a.title, a.entities);
         postings.push(ids, Number(rowid));
         signals.push(Number(rowid), a.signals);
@@ -275,9 +275,4 @@ export class PartitionWriter {
   close(): void {
     this.partition.close();
   }
-}
-
-/** Bytes as better-sqlite3 binds them: a worker's structured clone turns a Buffer into a plain Uint8Array. */
-function asBuffer(bytes: Uint8Array): Buffer {
-  return Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }

@@ -3,11 +3,11 @@ import { browseStamp } from "../../domain/browse-cursor.js";
 import { filterValuesOf, foldValue } from "../../domain/filter-fields.js";
 import { headlineKey } from "../../domain/stories/headline-key.js";
 import { signalCode, signalValues } from "../../domain/vocabularies/signals-v1.js";
-import { encodeDoc } from "./doc-codec.js";
 
 // An article as the index writes it: serialised, its filter values folded,
-// its FTS text assembled. Prepared on the ingest thread, so the writer thread
-// spends its time on SQL only (structured clone carries it across cheaply).
+// its FTS text assembled. Prepared on the ingest thread (structured clone
+// carries it across cheaply); the writer thread deflates the JSON, which
+// balances the two threads on two cores and skips an article already stored.
 
 export interface PreparedArticle {
   id: string;
@@ -22,8 +22,8 @@ export interface PreparedArticle {
   headline: string | null;
   /** Persons, organizations and other names, once each: the FTS `entities` column. */
   entities: string;
-  /** The article as JSON (what /doc and search results return), as stored (doc-codec.ts). */
-  doc: Uint8Array;
+  /** The article as JSON (what /doc and search results return); the writer stores it deflated (doc-codec.ts). */
+  json: string;
   /** Every filter value: field code, folded key, and its spelling ("" when it is the key). */
   codes: Uint8Array;
   keys: string[];
@@ -48,7 +48,7 @@ export function prepareArticle(a: ArticleDetail): PreparedArticle {
     title: a.title ?? "",
     headline: headlineKey(a.title, a.source),
     entities: entityText(a),
-    doc: encodeDoc(JSON.stringify(a)),
+    json: JSON.stringify(a),
     codes: Uint8Array.from(values, (v) => v.code),
     keys: values.map((v) => v.key),
     spellings: values.map((v) => (v.value === v.key ? "" : v.value)),
