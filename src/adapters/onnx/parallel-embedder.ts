@@ -35,13 +35,16 @@ export class ParallelEmbedder implements Embedder {
     const prefix = this.local.prefixOf(role);
     const encoded = texts.map((t) => this.local.tokenIds(prefix + t));
     const shares = shareOut(encoded, this.sessions);
-    const others = shares.length > 1 ? await this.startOthers() : [];
+    // A call with one token length (a query) stays on this thread and starts no other.
+    const others = shares.slice(1).some((share) => share.length > 0) ? await this.startOthers() : [];
     // The other threads' shares are sent first: the local share then runs beside them.
     const sent = shares.slice(1).map((share, k) =>
-      (others[k] as WorkerRpc<SessionRequest, Float32Array[]>).call({
-        kind: "embed",
-        encoded: share.map((i) => encoded[i] as number[]),
-      }),
+      share.length === 0
+        ? Promise.resolve([])
+        : (others[k] as WorkerRpc<SessionRequest, Float32Array[]>).call({
+            kind: "embed",
+            encoded: share.map((i) => encoded[i] as number[]),
+          }),
     );
     sent.forEach((s) => s.catch(() => undefined));
     const mine = shares[0] ?? [];
