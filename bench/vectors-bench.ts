@@ -25,7 +25,8 @@ import Database from "better-sqlite3";
 import type * as USearch from "usearch";
 import { OnnxEmbedder } from "../src/adapters/onnx/onnx-embedder.js";
 import { SHIPPED_MODEL_DIR } from "../src/adapters/onnx/shipped-model.js";
-import { quantise, toFloat32 } from "../src/adapters/sqlite/vector-codec.js";
+import { toVector } from "../src/adapters/sqlite/partition-vectors.js";
+import { quantise } from "../src/adapters/sqlite/vector-codec.js";
 import { semanticText } from "../src/domain/semantic-query.js";
 import { JUDGED_QUERIES } from "../eval/search/judged-set.js";
 import { loadAverage, machine } from "./scale/measure.js";
@@ -110,7 +111,7 @@ function load(): Month[] {
         first.set(key, i);
         return i;
       });
-      const f32 = rows.map((r) => new Float32Array(toFloat32(r.embedding)));
+      const f32 = rows.map((r) => new Float32Array(toVector(r.embedding)));
       return {
         file,
         articles,

@@ -15,7 +15,6 @@ import { candidates } from "./partition-search.js";
 import { decodeTerms, termOfField } from "./term-blob.js";
 import { storyOfArticleId } from "./story-of-rows.js";
 import { hasVectorTable, lastEmbedded, toVector, vectorModel } from "./partition-vectors.js";
-import { toFloat32 } from "./vector-codec.js";
 
 // The articles of one monthly index nearest a query vector, among those that
 // pass the filters. Two ways, chosen per index and query (measured: see
@@ -278,7 +277,7 @@ function topK(
 
 /** A stored vector's dot product with the query (cosine: both are unit length). */
 function dot(blob: Buffer, query: Float32Array): number {
-  const v = toFloat32(blob);
+  const v = toVector(blob);
   let score = 0;
   for (let d = 0; d < query.length; d++) score += (v[d] as number) * (query[d] as number);
   return score;

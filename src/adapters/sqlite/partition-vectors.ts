@@ -46,10 +46,11 @@ export function lastEmbedded(partition: ArticlePartition): number {
   return partition.statements.get("SELECT coalesce(max(rowid), 0) FROM article_vectors").pluck().get() as number;
 }
 
-/** A stored vector as a Float32Array view (copied out of SQLite's buffer). */
+/** A stored vector as a Float32Array: a view of the blob when it is 4-byte aligned, else a copy. */
 export function toVector(blob: Buffer): Float32Array {
+  if (blob.byteOffset % 4 === 0) return new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength >>> 2);
   const copy = new Uint8Array(blob);
-  return new Float32Array(copy.buffer, 0, copy.byteLength / 4);
+  return new Float32Array(copy.buffer, 0, copy.byteLength >>> 2);
 }
 
 export function toBlob(vector: Float32Array): Buffer {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { int8Components, quantise } from "./vector-codec.js";
+import { toVector } from "./partition-vectors.js";
+import { quantise } from "./vector-codec.js";
 
 /** A unit vector like a sentence model's: small components, a few larger ones. */
 function unitVector(seed: number): Float32Array {
@@ -45,8 +46,8 @@ describe("quantise", () => {
     const v = unitVector(3);
     const blob = Buffer.from(v.buffer);
     const unaligned = Buffer.concat([Buffer.alloc(1), blob]).subarray(1);
-    expect([...int8Components(unaligned)]).toEqual([...quantise(v).components]);
-    expect([...int8Components(blob)]).toEqual([...quantise(v).components]);
+    expect([...quantise(toVector(unaligned)).components]).toEqual([...quantise(v).components]);
+    expect([...quantise(toVector(blob)).components]).toEqual([...quantise(v).components]);
   });
 
   it("leaves a zero vector zero", () => {

@@ -16,15 +16,3 @@ export function quantise(vector: Float32Array): { scale: number; components: Int
   if (scale > 0) for (let d = 0; d < vector.length; d++) components[d] = Math.round((vector[d] as number) / scale);
   return { scale, components };
 }
-
-/** The int8 components of a stored float32 vector (measured against float32 in bench/vectors-bench.ts). */
-export function int8Components(blob: Buffer): Int8Array {
-  return quantise(toFloat32(blob)).components;
-}
-
-/** A stored float32 vector as a Float32Array (a view when aligned, else a copy). */
-export function toFloat32(blob: Buffer): Float32Array {
-  if (blob.byteOffset % 4 === 0) return new Float32Array(blob.buffer, blob.byteOffset, blob.byteLength >>> 2);
-  const copy = new Uint8Array(blob);
-  return new Float32Array(copy.buffer, 0, copy.byteLength >>> 2);
-}
