@@ -41,8 +41,6 @@ async function follow(): Promise<CliProcess> {
   const cli = spawnCli(["serve", "--follow", mirror.base, "--data-dir", dir, "--port", String(await freePort())], {
     NEWSINDEX_FOLLOW_POLL_SECONDS: "1",
     NEWSINDEX_INGEST_BATCH: String(BATCH),
-    // What is killed is the follower's ingest; embedding behind it (killed in embed-kill.test.ts) would only share its cores.
-    NEWSINDEX_EMBED_IN_SERVER: "off",
     LOG_LEVEL: "info",
   });
   running.push(cli);
