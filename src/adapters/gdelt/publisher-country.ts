@@ -3,6 +3,7 @@ import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { gunzip } from "node:zlib";
+import { DomainCountryTable, type DomainCountries } from "./domain-country-table.js";
 import { compressionOf } from "./input-stream.js";
 
 // publisher_country: GDELT's domain -> country table (the country a domain's articles
@@ -27,14 +28,10 @@ const GENERIC_CCTLDS: ReadonlySet<string> = new Set(["ai", "cc", "co", "fm", "io
 const FIPS_CODE = /^[A-Z]{2}$/;
 const DOMAIN_LIKE = /^[a-z0-9-]+(?:\.[a-z0-9-]+)+$/;
 
-/**
- * Every line of a small table (gzip or plain), read whole: the domain table's 540,000 lines are read by every
- * process and parse thread that ingests, and a line at a time through a stream cost it seconds of CPU.
- */
-async function lines(path: string): Promise<string[]> {
+/** A table's text (gzip or plain), read whole: a line at a time through a stream cost seconds of CPU. */
+async function textOf(path: string): Promise<string> {
   const bytes = await readFile(path);
-  const text = (compressionOf(bytes) === "gzip" ? await promisify(gunzip)(bytes) : bytes).toString("utf8");
-  return text.split("\n").map((line) => (line.endsWith("\r") ? line.slice(0, -1) : line));
+  return (compressionOf(bytes) === "gzip" ? await promisify(gunzip)(bytes) : bytes).toString("utf8");
 }
 
 function resolveIn(dataDir: string | URL, relative: string): string {
@@ -43,35 +40,10 @@ function resolveIn(dataDir: string | URL, relative: string): string {
   return fileURLToPath(new URL(relative, base));
 }
 
-/** `domain,countrycode,cnt` with several rows per domain: keep the highest count. */
-async function loadDomainTable(path: string): Promise<Map<string, string>> {
-  const best = new Map<string, { code: string; count: number }>();
-  let header = true;
-  for (const line of await lines(path)) {
-    if (header) {
-      header = false;
-      if (line.startsWith("domain,")) continue;
-    }
-    const [rawDomain, code, rawCount] = line.split(",");
-    if (rawDomain === undefined || code === undefined || !FIPS_CODE.test(code)) continue;
-    const domain = rawDomain
-      .trim()
-      .toLowerCase()
-      .replace(/^www\./, "");
-    const count = Number(rawCount);
-    if (domain === "" || !Number.isFinite(count)) continue;
-    const current = best.get(domain);
-    if (current === undefined || count > current.count) best.set(domain, { code, count });
-  }
-  const table = new Map<string, string>();
-  for (const [domain, { code }] of best) table.set(domain, code);
-  return table;
-}
-
 /** GeoNames countryInfo: ISO, ISO3, ISO-Numeric, fips, name, capital, area, population, continent, tld, ... */
 async function loadTldTable(path: string): Promise<Map<string, string>> {
   const table = new Map<string, string>();
-  for (const line of await lines(path)) {
+  for (const line of (await textOf(path)).split("\n")) {
     if (line.startsWith("#") || line.trim() === "") continue;
     const f = line.split("\t");
     const fips = f[3]?.trim() ?? "";
@@ -88,7 +60,7 @@ const loaded = new Map<string, Promise<PublisherCountryLookup>>();
 
 export class PublisherCountryLookup implements PublisherCountryResolver {
   constructor(
-    private readonly byDomain: ReadonlyMap<string, string>,
+    private readonly byDomain: DomainCountries,
     private readonly byTld: ReadonlyMap<string, string>,
   ) {}
 
@@ -102,7 +74,7 @@ export class PublisherCountryLookup implements PublisherCountryResolver {
     const key = `${domains}\n${countries}`;
     let lookup = loaded.get(key);
     if (lookup === undefined) {
-      lookup = Promise.all([loadDomainTable(domains), loadTldTable(countries)]).then(
+      lookup = Promise.all([textOf(domains).then((text) => DomainCountryTable.parse(text)), loadTldTable(countries)]).then(
         ([byDomain, byTld]) => new PublisherCountryLookup(byDomain, byTld),
       );
       loaded.set(key, lookup);
