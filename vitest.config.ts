@@ -37,15 +37,20 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 300_000,
     reporters: ["default", new UnfinishedReporter()],
+    // Spawned CLIs and worker threads run a compiled copy of src/, made once per run (test/support/compiled-sources.ts).
+    setupFiles: ["test/support/compiled-threads.ts"],
     projects: [
-      { extends: true, test: { name: "unit", include: ["src/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: { name: "unit", include: ["src/**/*.test.ts"], globalSetup: ["test/support/compiled-sources-setup.ts"] },
+      },
       {
         extends: true,
         test: {
           name: "integration",
           include: ["test/**/*.test.ts"],
           // Ingests the sample once per distinct request, for every test server of the run (test/support/ingest-template.ts).
-          globalSetup: ["test/support/global-setup.ts"],
+          globalSetup: ["test/support/compiled-sources-setup.ts", "test/support/global-setup.ts"],
         },
       },
       {
@@ -55,7 +60,11 @@ export default defineConfig({
           include: ["test/http/**/*.test.ts", "test/mcp/**/*.test.ts"],
           exclude: EMBEDDED_ONLY,
           env: { NEWSINDEX_TEST_SHAPE: "scaled" },
-          globalSetup: ["test/support/global-setup.ts", "test/support/scaled-global-setup.ts"],
+          globalSetup: [
+            "test/support/compiled-sources-setup.ts",
+            "test/support/global-setup.ts",
+            "test/support/scaled-global-setup.ts",
+          ],
         },
       },
     ],

@@ -2,11 +2,14 @@ import { spawn, type ChildProcessWithoutNullStreams } from "node:child_process";
 import { createServer } from "node:net";
 import { join } from "node:path";
 import { run } from "../../src/cli/main.js";
+import { compiledSources, ROOT } from "./compiled-sources.js";
 
-// The CLI as a user runs it: a real Node process on the TypeScript sources.
+// The CLI as a user runs it: a real Node process, on the run's compiled copy of the sources (compiled-sources.ts),
+// or on the sources through tsx outside the test runner.
 
-export const ROOT = new URL("../../", import.meta.url).pathname;
-export const CLI = ["--import", "tsx", join(ROOT, "src/cli/main.ts")];
+export { ROOT };
+const compiled = compiledSources();
+export const CLI = compiled !== undefined ? [join(compiled, "cli/main.js")] : ["--import", "tsx", join(ROOT, "src/cli/main.ts")];
 
 /** One command line run in process through the CLI's own entry, run(argv, io): its exit code and what it printed on each stream. */
 export async function runCli(

@@ -61,7 +61,9 @@ describe("DomainCountryTable", () => {
   });
 
   it("skips rows without a FIPS code or a count, and a domain with no row left", () => {
-    const table = expectSameAnswers(["e.net,usa,9", "e.net,U1,9", "e.net,MX", "e.net,PE,x", "e.net,CO,4", "f.net,US", ",US,3", ""].join("\n"));
+    const table = expectSameAnswers(
+      ["e.net,usa,9", "e.net,U1,9", "e.net,MX", "e.net,PE,x", "e.net,CO,4", "f.net,US", ",US,3", ""].join("\n"),
+    );
     expect([table.get("e.net"), table.get("f.net"), table.size]).toEqual(["CO", undefined, 1]);
   });
 });

@@ -122,10 +122,28 @@ export class WorkerRpc<Req, Res> {
   }
 }
 
+/** TypeScript sources under `sources` run on threads from their compiled copy under `compiled` (undefined: tsx). */
+let compiledCopy: { sources: string; compiled: string } | undefined;
+
+/**
+ * Threads started on a TypeScript source under `sources` run its compiled `.js` under `compiled` (the same tree)
+ * instead of loading it through tsx, whose module hooks cost each thread about half a second of CPU. The test
+ * runner compiles its sources once per run and sets this (test/support/compiled-sources.ts).
+ */
+export function runThreadsCompiled(sources: URL, compiled: URL): void {
+  compiledCopy = { sources: sources.href, compiled: compiled.href };
+}
+
+function threadModule(module: string): string {
+  if (compiledCopy === undefined || !module.endsWith(".ts") || !module.startsWith(compiledCopy.sources)) return module;
+  return `${compiledCopy.compiled}${module.slice(compiledCopy.sources.length, -".ts".length)}.js`;
+}
+
 /** Runs the entry's module on a new thread: built `.js` directly, TypeScript sources through tsx's loader. */
 function spawn(entry: ThreadEntry, data: unknown): Worker {
-  const start = `import(${JSON.stringify(entry.module)}).then((m) => m[${JSON.stringify(entry.exportName)}]())`;
-  const code = entry.module.endsWith(".ts") ? `import("tsx/esm/api").then((tsx) => { tsx.register(); return ${start}; })` : start;
+  const module = threadModule(entry.module);
+  const start = `import(${JSON.stringify(module)}).then((m) => m[${JSON.stringify(entry.exportName)}]())`;
+  const code = module.endsWith(".ts") ? `import("tsx/esm/api").then((tsx) => { tsx.register(); return ${start}; })` : start;
   return new Worker(code, {
     eval: true,
     workerData: data,
