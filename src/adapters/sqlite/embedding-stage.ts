@@ -1,5 +1,5 @@
 import type { EmbeddingBacklog, EmbeddingStage } from "../../ports/embedding-stage.js";
-import { besideModule, WorkerRpc } from "../threads/worker-rpc.js";
+import { besideModule, threadModule, WorkerRpc } from "../threads/worker-rpc.js";
 import type { EmbedderLoader, EmbeddingRequest, EmbeddingThreadData, StepResult } from "./embedding-worker.js";
 import type { VectorStatus } from "./partition-vectors.js";
 import { warnRecovered } from "../../shared/caught.js";
@@ -24,7 +24,8 @@ export class SqliteEmbeddingStage implements EmbeddingStage {
     this.thread = new WorkerRpc(
       { module: besideModule(import.meta.url, "embedding-worker"), exportName: "serveEmbedding" },
       "embedding thread",
-      { modelDir, loader, sessions } satisfies EmbeddingThreadData,
+      // The thread imports the loader itself: the module a thread may load (worker-rpc.ts).
+      { modelDir, loader: { ...loader, module: threadModule(loader.module) }, sessions } satisfies EmbeddingThreadData,
     );
   }
 

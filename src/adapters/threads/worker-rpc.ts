@@ -134,7 +134,8 @@ export function runThreadsCompiled(sources: URL, compiled: URL): void {
   compiledCopy = { sources: sources.href, compiled: compiled.href };
 }
 
-function threadModule(module: string): string {
+/** The module a thread loads for `module`: its compiled copy when runThreadsCompiled has one, else itself. */
+export function threadModule(module: string): string {
   if (compiledCopy === undefined || !module.endsWith(".ts") || !module.startsWith(compiledCopy.sources)) return module;
   return `${compiledCopy.compiled}${module.slice(compiledCopy.sources.length, -".ts".length)}.js`;
 }
