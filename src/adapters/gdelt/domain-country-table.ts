@@ -1,8 +1,9 @@
 // GDELT's domain -> country table (`domain,countrycode,cnt`, several rows per domain), read in one pass into the
-// highest-count country of each domain. Every process that ingests reads its 540,000 rows: a Map built row by
-// row took 1.5 s of CPU there. The file comes grouped by domain and sorted, so a domain already in normal form
-// goes into a sorted array searched by halves; the few that are not (`www.`, capitals, spaces, out of order)
-// into a map. A tenth of the time, the same answers (the test compares every domain).
+// highest-count country of each domain. Every process that ingests reads its 540,000 rows, and a Map built row by
+// row took 0.9 to 1.3 s of a fresh process's CPU to load them. The file comes grouped by domain and sorted, so a
+// domain already in normal form goes into a sorted array searched by halves; the few that are not (`www.`,
+// capitals, spaces, out of order) into a map. The load now takes 0.46 to 0.56 s, with the same answers (the test
+// compares every domain).
 
 /** What the publisher-country lookup asks of a domain table (a `Map` is one). */
 export interface DomainCountries {
