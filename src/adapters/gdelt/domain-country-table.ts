@@ -47,10 +47,9 @@ export class DomainCountryTable implements DomainCountries {
     let code = "";
     let bestRow = -1;
     const endGroup = (): void => {
-      if (bestRow === -1) return;
-      const best = { code, count, row: bestRow };
       const domain = normalDomain(raw);
-      if (domain === "") return;
+      if (bestRow === -1 || domain === "") return;
+      const best = { code, count, row: bestRow };
       const last = domains[domains.length - 1];
       if (domain === raw && (last === undefined || domain > last)) {
         domains.push(domain);

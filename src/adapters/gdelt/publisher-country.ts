@@ -40,6 +40,11 @@ function resolveIn(dataDir: string | URL, relative: string): string {
   return fileURLToPath(new URL(relative, base));
 }
 
+/** GDELT's domain table: the highest-count country of each domain (domain-country-table.ts). */
+async function loadDomainTable(path: string): Promise<DomainCountryTable> {
+  return DomainCountryTable.parse(await textOf(path));
+}
+
 /** GeoNames countryInfo: ISO, ISO3, ISO-Numeric, fips, name, capital, area, population, continent, tld, ... */
 async function loadTldTable(path: string): Promise<Map<string, string>> {
   const table = new Map<string, string>();
@@ -74,7 +79,7 @@ export class PublisherCountryLookup implements PublisherCountryResolver {
     const key = `${domains}\n${countries}`;
     let lookup = loaded.get(key);
     if (lookup === undefined) {
-      lookup = Promise.all([textOf(domains).then((text) => DomainCountryTable.parse(text)), loadTldTable(countries)]).then(
+      lookup = Promise.all([loadDomainTable(domains), loadTldTable(countries)]).then(
         ([byDomain, byTld]) => new PublisherCountryLookup(byDomain, byTld),
       );
       loaded.set(key, lookup);
